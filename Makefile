@@ -1,0 +1,40 @@
+# The front door. Every target installs what it needs into .venv/ and node_modules/ on first use.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PY_STAMP := $(VENV)/.jaxdeck-installed
+NPM_STAMP := node_modules/.jaxdeck-installed
+DECK ?=
+PORT ?= 8888
+DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
+DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
+
+.PHONY: all slides pdf check present test bench clean setup help
+
+all: slides ## build every deck (notebooks and HTML)
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+
+$(PY_STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+$(NPM_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: install Node.js (sudo apt-get install nodejs npm) to fetch reveal.js and KaTeX"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+setup: $(PY_STAMP) $(NPM_STAMP) ## install Python and front-end dependencies
+
+slides: setup ## convert + execute + export HTML: build/notebooks/NAME.ipynb, build/html/NAME.html
+	$(PY) -m jaxdeck build $(DECKS)
+
+test: setup ## the whole pytest suite
+	$(PY) -m pytest
+
+clean: ## remove build/ (artefacts and caches)
+	rm -rf build

@@ -1,0 +1,1 @@
+"""One module per CLI verb: ``add_arguments(parser)`` and ``run(args) -> exit code``."""

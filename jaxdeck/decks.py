@@ -1,0 +1,60 @@
+"""Which decks a command works on, and where each deck's artefacts go."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DeckError
+
+SLIDES = Path("slides")
+BUILD = Path("build")
+NOT_DECKS = {"README.md"}
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The artefacts of one deck under a build folder (DESIGN.md's output paths)."""
+
+    deck: Path
+    root: Path = BUILD
+
+    @property
+    def name(self) -> str:
+        return self.deck.stem
+
+    @property
+    def notebook(self) -> Path:
+        return self.root / "notebooks" / f"{self.name}.ipynb"
+
+    @property
+    def html(self) -> Path:
+        return self.root / "html" / f"{self.name}.html"
+
+    @property
+    def pdf(self) -> Path:
+        return self.root / "pdf" / f"{self.name}.pdf"
+
+    @property
+    def handout(self) -> Path:
+        return self.root / "pdf" / f"{self.name}-handout.pdf"
+
+
+def find_decks(arguments: list[str] | None = None, slides: Path = SLIDES) -> list[Path]:
+    """The decks named on the command line, or every deck in ``slides/``."""
+    if arguments:
+        decks = []
+        for argument in arguments:
+            path = Path(argument)
+            if path.is_dir():
+                decks.extend(find_decks(None, path))
+                continue
+            if not path.exists():
+                raise DeckError(path, None, "no such deck", "give the path of a Markdown file, e.g. slides/01-intro.md")
+            if path.suffix.lower() not in (".md", ".markdown"):
+                raise DeckError(path, None, "not a Markdown deck", "decks are .md files")
+            decks.append(path)
+        return decks
+    if not slides.is_dir():
+        raise DeckError(slides, None, "no slides folder", "run from the repository root or name a deck")
+    return sorted(p for p in slides.glob("*.md") if p.name not in NOT_DECKS)
