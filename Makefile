@@ -33,6 +33,18 @@ setup: $(PY_STAMP) $(NPM_STAMP) ## install Python and front-end dependencies
 slides: setup ## convert + execute + export HTML: build/notebooks/NAME.ipynb, build/html/NAME.html
 	$(PY) -m jaxdeck build $(DECKS)
 
+pdf: setup ## slides PDF and handout PDF: build/pdf/NAME.pdf, build/pdf/NAME-handout.pdf
+	$(PY) -m jaxdeck pdf $(DECKS)
+
+check: setup ## lint decks in a real browser: overflow, missing notes, slow cells, images
+	$(PY) -m jaxdeck check $(DECKS)
+
+present: setup ## Jupyter + RISE on 127.0.0.1 with a token: make present [DECK=NAME] [PORT=N]
+	$(PY) -m jaxdeck present $(DECKS) --port $(PORT)
+
+bench: setup ## performance benchmarks (not part of make test): build/bench/*.json
+	$(PY) -m jaxdeck bench $(DECKS)
+
 test: setup ## the whole pytest suite
 	$(PY) -m pytest
 
