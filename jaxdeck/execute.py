@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 import os
 import sys
+import time
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -94,16 +96,24 @@ def execute(nb: nbformat.NotebookNode, path: str | Path, *, timeout: float | Non
         duration = recorded_duration(cell)
         if duration is not None:
             cell.metadata.setdefault("jaxdeck", {})["duration_s"] = round(duration, 4)
+        state["peak"] = max(state.get("peak") or 0, kernel_peak_rss(km) or 0) or None
+
+    def ready(**_):
+        state["ready"] = time.perf_counter()
 
     km = KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=ThisPythonKernels())
     if sys.platform.startswith("linux"):
-        km.transport = "ipc"  # local sockets: nothing listens on the network while a deck runs
+        # local sockets, by absolute path (the kernel runs in the deck's folder):
+        # nothing listens on the network while a deck runs
+        km.transport = "ipc"
+        km.ip = os.path.join(tempfile.mkdtemp(prefix="jaxdeck-kernel-"), "kernel")
     client = NotebookClient(
         nb, km=km, timeout=int(default), timeout_func=lambda cell: int(cell_timeout(cell, default)),
         resources={"metadata": {"path": str(path.parent.resolve())}},
-        on_cell_start=started, on_cell_executed=finished, record_timing=True,
+        on_cell_start=started, on_cell_executed=finished, on_notebook_start=ready, record_timing=True,
         interrupt_on_timeout=False, startup_timeout=120,
     )
+    began = time.perf_counter()
     try:
         client.execute()
     except CellTimeoutError:
@@ -124,7 +134,31 @@ def execute(nb: nbformat.NotebookNode, path: str | Path, *, timeout: float | Non
     info = nb.metadata.setdefault("jaxdeck_build", {})
     info["executed_at"] = datetime.now().astimezone().isoformat(timespec="seconds")
     info["cells_executed"] = len(code_cells)
+    info["kernel_start_s"] = round(state.get("ready", began) - began, 4)
+    info["execute_s"] = round(time.perf_counter() - began, 4)
+    if state.get("peak"):
+        info["kernel_peak_rss_mb"] = round(state["peak"] / 2**20, 1)
     return nb
+
+
+def kernel_peak_rss(km) -> int | None:
+    """The kernel process's peak resident memory in bytes (Linux VmHWM; psutil's RSS elsewhere)."""
+    pid = getattr(getattr(km, "provisioner", None), "pid", None)
+    if not pid:
+        return None
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import psutil
+
+        return psutil.Process(pid).memory_info().rss
+    except Exception:
+        return None
 
 
 def cell_durations(nb: nbformat.NotebookNode) -> list[tuple[int, int, float, list[str]]]:

@@ -22,8 +22,9 @@ from .errors import DeckError
 #: repository root holds the same values (a test keeps them equal).
 DEFAULT_JUPYTEXT_CONFIG = {
     "notebook_metadata_filter": "jaxdeck,rise,-all",
-    "cell_metadata_filter": "-all",
 }
+#: cell metadata written back when a deck sets none itself
+NO_CELL_METADATA = "-all"
 
 #: Deck options allowed under `jupyter: jaxdeck:` in the YAML header.
 DECK_OPTIONS = {
@@ -202,6 +203,18 @@ def cell_lines(text: str, nb: nbformat.NotebookNode) -> list[int]:
     return result
 
 
+def cell_metadata_filter(nb: nbformat.NotebookNode) -> str:
+    """jupytext's filter that writes back exactly the cell metadata keys the deck wrote."""
+    from jupytext.cell_metadata import _JUPYTEXT_CELL_METADATA
+
+    keys: list[str] = []
+    for cell in nb.cells:
+        for key in cell.metadata:
+            if key not in _JUPYTEXT_CELL_METADATA and key not in keys:
+                keys.append(key)
+    return ",".join(keys + [NO_CELL_METADATA])
+
+
 def read_notebook(path: str | Path) -> tuple[nbformat.NotebookNode, list[int]]:
     """The jupytext notebook of a deck and the source line of each cell, or a DeckError."""
     path = Path(path)
@@ -222,7 +235,7 @@ def read_notebook(path: str | Path) -> tuple[nbformat.NotebookNode, list[int]]:
     # `jupytext --to md` gives the deck back byte for byte, config or not.
     meta = nb.metadata.setdefault("jupytext", {})
     meta.setdefault("notebook_metadata_filter", config.notebook_metadata_filter or DEFAULT_JUPYTEXT_CONFIG["notebook_metadata_filter"])
-    meta.setdefault("cell_metadata_filter", config.cell_metadata_filter or DEFAULT_JUPYTEXT_CONFIG["cell_metadata_filter"])
+    meta["cell_metadata_filter"] = cell_metadata_filter(nb)
     lines = cell_lines(text, nb)
     check_images(path, nb, lines)
     return nb, lines

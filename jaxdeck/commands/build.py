@@ -1,6 +1,15 @@
-"""`jaxdeck build`: decks -> build/notebooks/NAME.ipynb (executed) and build/html/NAME.html."""
+"""`jaxdeck build`: decks -> build/notebooks/NAME.ipynb (executed) and build/html/NAME.html.
+
+Rebuilds are fast: executed outputs are cached under build/cache/ keyed on the code
+cells, the kernel environment and the demos version, so a prose-only edit runs no cell.
+`--no-cache` always executes. `--frozen PATH` builds with outputs executed elsewhere
+(e.g. on a GPU box): PATH is that machine's build/notebooks/NAME.ipynb, or a folder of
+them; the deck's code cells must match, and the outputs keep their provenance.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from ..build import build
 from ..cli import deck_arguments
@@ -10,10 +19,16 @@ from ..decks import find_decks
 def add_arguments(command) -> None:
     deck_arguments(command)
     command.add_argument("--timeout", type=float, default=None, help="default per-cell timeout in seconds (60)")
+    command.add_argument("--no-cache", dest="cache", action="store_false",
+                         help="execute every deck even if its code is unchanged (bypass build/cache)")
+    command.add_argument("--frozen", type=Path, default=None, metavar="PATH",
+                         help="take outputs from an executed notebook (e.g. build/notebooks/NAME.ipynb copied "
+                              "from a GPU box, or a folder of them) instead of running the kernel; "
+                              "code cells must match")
 
 
 def run(args) -> int:
     decks = find_decks(args.decks)
-    for outputs in build(decks, args.out, timeout=args.timeout):
+    for outputs in build(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen):
         print(f"{outputs.deck} -> {outputs.notebook}, {outputs.html}")
     return 0
