@@ -142,11 +142,8 @@ def check_fences(path: Path, text: str) -> None:
             _check_fence_metadata(path, offset + start + 1, meta)
 
 
-_META_PAIR = re.compile(r'\s*([A-Za-z_][\w.-]*)\s*=\s*')
-
-
 def _check_fence_metadata(path: Path, line: int, meta: str) -> None:
-    """Fence attributes are jupytext metadata: ``key=value`` with JSON values, or bare tags."""
+    """Fence attributes are jupytext metadata: ``key=value`` with JSON values."""
     from jupytext.cell_metadata import text_to_metadata
 
     try:
@@ -154,10 +151,9 @@ def _check_fence_metadata(path: Path, line: int, meta: str) -> None:
     except Exception as err:  # jupytext raises several types for malformed metadata
         raise DeckError(path, line, f"cannot read the code fence's metadata '{meta}': {err}",
                         'write key=value pairs with JSON values, e.g. tags=["slow"] timeout=120') from None
-    for key, value in parsed.items():
-        if isinstance(value, str) and value.startswith(("[", "{")):
-            raise DeckError(path, line, f"cannot read the value of '{key}' in the code fence's metadata",
-                            'write JSON values, e.g. tags=["slow"]')
+    if "incorrectly_encoded_metadata" in parsed:
+        raise DeckError(path, line, f"cannot read the code fence's metadata '{parsed['incorrectly_encoded_metadata']}'",
+                        'write key=value pairs with JSON values, e.g. tags=["slow"] timeout=120')
 
 
 def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int]) -> None:

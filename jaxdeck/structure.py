@@ -126,7 +126,8 @@ def _split_cell(cell, pieces: list[Piece]):
         end = pieces[number + 1].start if number + 1 < len(pieces) else len(lines)
         chunk = lines[piece.start:end]
         blank = 0
-        while chunk and not chunk[-1].strip():
+        last = number + 1 == len(pieces)
+        while chunk and not chunk[-1].strip() and not last:
             chunk.pop()
             blank += 1
         new = nbformat.v4.new_markdown_cell("\n".join(chunk))
