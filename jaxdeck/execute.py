@@ -13,6 +13,7 @@ import os
 import sys
 import time
 import tempfile
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -46,6 +47,10 @@ def kernel_env() -> dict[str, str]:
     env = {"XLA_PYTHON_CLIENT_PREALLOCATE": os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),
            "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
     return env
+
+
+class _TimedOut(Exception):
+    """Raised from the hook after our watchdog interrupted a cell."""
 
 
 def cell_timeout(cell, default: float) -> float:
@@ -84,15 +89,33 @@ def execute(nb: nbformat.NotebookNode, path: str | Path, *, timeout: float | Non
     nb = copy.deepcopy(nb)
     default = timeout or nb.metadata.get("jaxdeck", {}).get("timeout") or DEFAULT_TIMEOUT_S
     code_cells = [c for c in nb.cells if c.cell_type == "code"]
-    state = {"cell": None, "k": 0}
+    state = {"cell": None, "k": 0, "timer": None, "timed_out": None}
 
     def started(cell, cell_index, **_):
         state["cell"] = cell
+        if cell.cell_type != "code":
+            return
         state["k"] += 1
         if on_cell:
             on_cell(state["k"], len(code_cells))
 
+    def watch(cell, cell_index, **_):
+        # our own watchdog: interrupt the kernel when a cell outlives its timeout
+        limit = cell_timeout(cell, default)
+
+        def expire():
+            state["timed_out"] = (cell, limit)
+            km.interrupt_kernel()
+
+        state["timer"] = threading.Timer(limit, expire)
+        state["timer"].daemon = True
+        state["timer"].start()
+
     def finished(cell, cell_index, **_):
+        if state["timer"] is not None:
+            state["timer"].cancel()
+        if state["timed_out"] is not None:
+            raise _TimedOut()
         duration = recorded_duration(cell)
         if duration is not None:
             cell.metadata.setdefault("jaxdeck", {})["duration_s"] = round(duration, 4)
@@ -110,20 +133,23 @@ def execute(nb: nbformat.NotebookNode, path: str | Path, *, timeout: float | Non
     client = NotebookClient(
         nb, km=km, timeout=int(default), timeout_func=lambda cell: int(cell_timeout(cell, default)),
         resources={"metadata": {"path": str(path.parent.resolve())}},
-        on_cell_start=started, on_cell_executed=finished, on_notebook_start=ready, record_timing=True,
+        on_cell_start=started, on_cell_execute=watch, on_cell_executed=finished, on_notebook_start=ready, record_timing=True,
         interrupt_on_timeout=False, startup_timeout=120,
     )
     began = time.perf_counter()
     try:
-        client.execute()
-    except CellTimeoutError:
+        try:
+            client.execute()
+        finally:
+            if state["timer"] is not None:
+                state["timer"].cancel()
+    except (CellTimeoutError, _TimedOut, CellExecutionError) as err:
         cell = state["cell"]
         line, slide = _where(cell)
-        limit = cell_timeout(cell, default)
-        raise DeckError(path, line, f"cell timed out after {limit:g} s",
-                        "make it faster, or allow longer with timeout=N on its code fence", slide=slide) from None
-    except CellExecutionError as err:
-        line, slide = _where(state["cell"])
+        if state["timed_out"] is not None or isinstance(err, CellTimeoutError):
+            limit = cell_timeout(cell, default)
+            raise DeckError(path, line, f"cell timed out after {limit:g} s",
+                            "make it faster, or allow longer with timeout=N on its code fence", slide=slide) from None
         message = f"{err.ename}: {err.evalue}" if getattr(err, "ename", None) else str(err).strip().splitlines()[-1]
         raise DeckError(path, line, message,
                         "fix the cell, or tag it raises-exception if the error is the point", slide=slide) from None
