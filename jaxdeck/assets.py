@@ -34,6 +34,11 @@ def npm_root() -> Path:
     return NODE_MODULES
 
 
+def known_themes() -> list[str]:
+    """Our themes first, then reveal.js's built-in ones (when node_modules is installed)."""
+    return list(OWN_THEMES) + sorted(p.stem for p in (NODE_MODULES / "reveal.js/dist/theme").glob("*.css"))
+
+
 def theme_sheets(theme: str | None, assets: str = "assets") -> list[str]:
     """Stylesheet URLs (relative to the HTML) for a theme named in a deck header."""
     theme = theme or DEFAULT_THEME
@@ -41,8 +46,7 @@ def theme_sheets(theme: str | None, assets: str = "assets") -> list[str]:
         return [f"{assets}/themes/{theme}.css"]
     if (npm_root() / "reveal.js" / "dist" / "theme" / f"{theme}.css").is_file():
         return [f"{assets}/reveal.js/dist/theme/{theme}.css"]
-    known = list(OWN_THEMES) + sorted(p.stem for p in (NODE_MODULES / "reveal.js/dist/theme").glob("*.css"))
-    raise DeckError(None, None, f"unknown theme '{theme}'", f"use one of: {', '.join(known)}")
+    raise DeckError(None, None, f"unknown theme '{theme}'", f"use one of: {', '.join(known_themes())}")
 
 
 def _copy(source: Path, target: Path) -> None:

@@ -16,6 +16,7 @@ import yaml
 from jupytext.config import JupytextConfiguration, find_jupytext_configuration_file, load_jupytext_configuration_file
 from markdown_it import MarkdownIt
 
+from .assets import known_themes
 from .errors import DeckError
 
 #: The jupytext settings decks are written with; `jupytext.toml` at the
@@ -109,6 +110,8 @@ def check_header(path: Path, text: str) -> None:
         if not isinstance(value, DECK_OPTIONS[key]):
             raise DeckError(path, line, f"deck option '{key}' has the wrong type ({type(value).__name__})",
                             "see slides/README.md for the deck options")
+        if key == "theme" and value not in known_themes():
+            raise DeckError(path, line, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
 
 
 def _line_of(text: str, needle: str, limit: int) -> int:

@@ -1,0 +1,82 @@
+"""The command line as a user meets it: bad input gives one line, a non-zero exit, and loses nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+GOOD = "# Talk\n\nHello.\n\nNote: hi\n\n---\n\n## Demo\n\n```python\n21 * 2\n```\n\nNote: the answer\n"
+
+#: case -> (deck content, line the error names, words the message must contain)
+BAD = {
+    "unclosed fence": ("# Talk\n\n```python\nx = 1\n", 3, "never closed"),
+    "invalid header metadata": ("---\njupyter:\n  jaxdeck:\n    title: [x\n---\n\n# Talk\n", 4, "YAML"),
+    "invalid fence metadata": ('# Talk\n\n```python tags=[slow]\n1\n```\n', 3, "metadata"),
+    "unknown slide spelling": ("# Talk\n\n----\n\n## Two\n", 3, "'---'"),
+    "cell that raises": ("# Talk\n\n---\n\n## Two\n\n```python\nraise ValueError('boom')\n```\n", 7, "(slide 2): ValueError: boom"),
+    "cell that hangs": ("# Talk\n\n```python timeout=2\nimport time\ntime.sleep(120)\n```\n", 3, "timed out after 2 s"),
+    "missing image": ("# Talk\n\n![chart](images/missing.png)\n", 3, "not found"),
+    "empty file": ("", 1, "empty"),
+    "non-UTF-8 file": ("# Talk\n\ncaf\udce9\n".encode("utf-8", "surrogateescape"), 3, "UTF-8"),
+}
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and "assets" not in p.parts}
+
+
+@pytest.fixture(scope="module")
+def good_build(tmp_path_factory):
+    """A project folder with a deck built once; each bad case starts from a copy of it."""
+    root = tmp_path_factory.mktemp("project")
+    (root / "slides").mkdir()
+    (root / "slides" / "talk.md").write_text(GOOD)
+    done = run_cli("build", "slides/talk.md", "--out", "build", cwd=root)
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_input_is_one_clear_line_and_loses_nothing(good_build, tmp_path, case):
+    content, line, words = BAD[case]
+    project = tmp_path / "project"
+    shutil.copytree(good_build, project)
+    before = digest(project / "build")
+    deck = project / "slides" / "talk.md"
+    deck.write_bytes(content if isinstance(content, bytes) else content.encode())
+    source = deck.read_bytes()
+
+    done = run_cli("build", "slides/talk.md", "--out", "build", cwd=project)
+
+    assert done.returncode != 0
+    lines = [text for text in done.stderr.splitlines() if text.strip() and "WARNING" not in text]
+    assert len(lines) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert lines[0].startswith(f"error: slides/talk.md:{line}"), lines[0]
+    assert words in lines[0]
+    assert digest(project / "build") == before  # earlier outputs intact
+    assert deck.read_bytes() == source  # the source is never touched
+
+
+def test_good_build_writes_notebook_and_html(good_build):
+    assert (good_build / "build" / "notebooks" / "talk.ipynb").is_file()
+    assert (good_build / "build" / "html" / "talk.html").is_file()
+    assert (good_build / "slides" / "talk.md").read_text() == GOOD
+
+
+def test_missing_deck_argument(tmp_path):
+    done = run_cli("build", "nope.md", cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr.strip() == "error: nope.md: no such deck; give the path of a Markdown file, e.g. slides/01-intro.md"
+
+
+def test_help_lists_the_verbs():
+    done = run_cli("--help")
+    assert done.returncode == 0
+    for verb in ("build", "pdf", "check", "present", "bench"):
+        assert verb in done.stdout
