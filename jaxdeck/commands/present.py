@@ -1,0 +1,84 @@
+"""`jaxdeck present [DECK]`: the deck live in RISE, on 127.0.0.1 with a token.
+
+Starts a Jupyter server (see :mod:`jaxdeck.present`), prints the slideshow URL
+(``http://127.0.0.1:PORT/rise/slides/NAME.md?token=...``), opens a browser unless
+``--no-browser``, and serves until Ctrl-C. Edits saved in Jupyter go back into the
+Markdown deck. With no deck, the first deck in slides/ is presented and the others listed.
+"""
+
+from __future__ import annotations
+
+import time
+import webbrowser
+from pathlib import Path
+
+from ..convert import deck_to_notebook
+from ..decks import SLIDES, find_decks
+from ..errors import DeckError, display_path
+from ..present import LOOPBACK, is_loopback, start_server
+
+
+def add_arguments(command) -> None:
+    command.add_argument("decks", nargs="*", metavar="DECK", help="the Markdown deck (default: the first in slides/)")
+    command.add_argument("--port", type=int, default=8888, help="port on 127.0.0.1 (default 8888; 0: any free port)")
+    command.add_argument("--no-browser", dest="browser", action="store_false", help="only print the URL")
+    command.add_argument("--ip", default=LOOPBACK,
+                         help="address to listen on (default 127.0.0.1; any other needs --allow-remote)")
+    command.add_argument("--allow-remote", action="store_true",
+                         help="allow a non-loopback --ip (the token is still required); prefer an SSH port forward")
+    command.add_argument("--out", type=Path, default=Path("build"),
+                         help="build folder with the pre-baked outputs in notebooks/ (default: build)")
+    command.add_argument("--log", type=Path, default=None, help="write the Jupyter server's log to this file")
+
+
+def choose_deck(arguments: list[str]) -> tuple[Path, list[Path]]:
+    """The deck to present and the other decks in slides/ (to list them)."""
+    if len(arguments) > 1:
+        raise DeckError(None, None, f"present shows one deck at a time, got {len(arguments)}",
+                        "name one: make present DECK=NAME")
+    decks = find_decks(arguments)
+    if not decks:
+        raise DeckError(SLIDES, None, "no decks to present", "add a Markdown deck to slides/ or name one")
+    if arguments:
+        return decks[0], []
+    return decks[0], decks[1:]
+
+
+def run(args) -> int:
+    deck, others = choose_deck(args.decks)
+    if not is_loopback(args.ip) and not args.allow_remote:
+        raise DeckError(None, None, f"refusing to listen on {args.ip}, which is not a loopback address",
+                        "reach the box with an SSH port forward (see README), or add --allow-remote")
+    if args.port < 0 or args.port > 65535:
+        raise DeckError(None, None, f"--port {args.port} is not a port number", "use 1-65535, or 0 for any free port")
+    root = Path.cwd()
+    if not deck.resolve().is_relative_to(root.resolve()):
+        raise DeckError(deck, None, "the deck is outside the current folder", "run from the repository root")
+    deck_to_notebook(deck)  # a broken deck fails here, with file:line, before any server starts
+    decks_dir = deck.resolve().parent.relative_to(root.resolve()).as_posix() or "."
+    out = args.out.resolve()
+    build_dir = out.relative_to(root.resolve()).as_posix() if out.is_relative_to(root.resolve()) else str(out)
+    server = start_server(root, port=args.port, ip=args.ip, allow_remote=args.allow_remote,
+                          decks_dir=decks_dir, build_dir=build_dir, log_path=args.log)
+    try:
+        url = server.slideshow_url(deck)
+        print(f"Presenting {display_path(deck)} (edits saved in Jupyter go back into it)")
+        if others:
+            print("Other decks: " + ", ".join(display_path(d) for d in others)
+                  + " (make present DECK=NAME)")
+        print(f"  slideshow:  {url}")
+        print(f"  JupyterLab: {server.base}/lab?token={server.token}")
+        if not is_loopback(args.ip):
+            print(f"  listening on {args.ip}:{server.port} (anyone who has the token can run code)")
+        print("Ctrl-C stops the server and its kernel.", flush=True)
+        if args.browser:
+            webbrowser.open(url)
+        while server.alive():
+            time.sleep(0.5)
+        print(f"the Jupyter server stopped (exit {server.process.returncode})")
+        return 1 if server.process.returncode else 0
+    except KeyboardInterrupt:
+        print("\nstopping the Jupyter server...", flush=True)
+        return 0
+    finally:
+        server.stop()

@@ -1,0 +1,98 @@
+"""The Jupyter contents manager that opens a Markdown deck as its slideshow notebook.
+
+Used by ``jaxdeck present`` (``ServerApp.contents_manager_class``). For a deck
+(``DECKS_DIR/NAME.md``, README.md excepted) ``get`` returns the notebook jaxdeck
+derives from it (cells split at ``---``/``--``/``. . .``/``|||``/``Note:``, RISE
+``slideshow`` metadata set, see :mod:`jaxdeck.structure`) with the outputs of the last
+build (``BUILD_DIR/notebooks/NAME.ipynb``) put back into the code cells whose source
+is unchanged, so demos that are not re-run still show their result.
+
+``save`` is jupytext's: the notebook is written with plain ``jupytext.writes`` and the
+repository's jupytext configuration. The derived metadata is dropped by the filters
+the notebook carries (``metadata.jupytext``), and the split cells keep the blank lines
+between them (``lines_to_next_cell``), so the deck on disk changes only where a cell
+was edited. Outputs are never written into the Markdown.
+
+This module runs inside the Jupyter server only; like all of jaxdeck it never imports JAX.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+import nbformat
+from jupytext import TextFileContentsManager
+from tornado.web import HTTPError
+from traitlets import Unicode
+
+from .convert import deck_to_notebook
+from .decks import NOT_DECKS
+from .errors import DeckError
+
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+
+
+def merge_outputs(nb: nbformat.NotebookNode, built: nbformat.NotebookNode) -> int:
+    """Copy outputs from ``built`` into the code cells of ``nb`` with the same source.
+
+    Cells are matched in order, so a deck whose code changed since the build keeps
+    the outputs of its unchanged cells only. Returns how many cells got outputs.
+    """
+    done = 0
+    candidates = [c for c in built.cells if c.cell_type == "code"]
+    position = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for index in range(position, len(candidates)):
+            if candidates[index].source == cell.source:
+                cell.outputs = candidates[index].get("outputs", [])
+                cell.execution_count = candidates[index].get("execution_count")
+                position = index + 1
+                done += 1
+                break
+    return done
+
+
+class DeckContentsManager(TextFileContentsManager):
+    """jupytext's contents manager, with jaxdeck's slide structure and pre-baked outputs."""
+
+    decks_dir = Unicode("slides", config=True, help="folder of the decks, relative to the root dir")
+    build_dir = Unicode("build", config=True, help="build folder whose notebooks/ hold the last outputs")
+
+    def is_deck(self, path: str) -> bool:
+        p = PurePosixPath(path.strip("/"))
+        return (p.suffix.lower() in (".md", ".markdown") and p.name not in NOT_DECKS
+                and str(p.parent) == str(PurePosixPath(self.decks_dir.strip("/") or ".")))
+
+    def deck_notebook(self, path: str) -> nbformat.NotebookNode:
+        os_path = Path(self._get_os_path(path.strip("/")))
+        try:
+            nb = deck_to_notebook(os_path)
+        except DeckError as err:
+            raise HTTPError(400, str(err)) from None
+        built_path = Path(self.root_dir) / self.build_dir / "notebooks" / f"{os_path.stem}.ipynb"
+        if built_path.is_file():
+            try:
+                built = nbformat.read(built_path, as_version=4)
+            except Exception as err:  # a broken build artefact must not stop the talk
+                self.log.warning("jaxdeck: cannot read %s (%s); no pre-baked outputs", built_path, err)
+            else:
+                count = merge_outputs(nb, built)
+                self.log.info("jaxdeck: %s: outputs of %d cells from %s", path, count, built_path)
+                for key in ("kernelspec", "language_info"):
+                    if key in built.metadata:
+                        nb.metadata[key] = built.metadata[key]
+        nb.metadata.setdefault("kernelspec", dict(KERNELSPEC))
+        if nb.metadata["kernelspec"].get("name") != "python3":
+            # the build's own kernel name (e.g. 'jaxdeck') is not installed in Jupyter:
+            # the live kernel is this environment's python3, with the same interpreter.
+            nb.metadata["kernelspec"] = dict(KERNELSPEC)
+        return nb
+
+    def get(self, path, content=True, type=None, format=None, **kwargs):
+        model = super().get(path, content=content, type=type, format=format, **kwargs)
+        if content and model.get("type") == "notebook" and self.is_deck(path):
+            model["content"] = self.deck_notebook(path)
+        return model
+

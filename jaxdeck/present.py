@@ -1,0 +1,206 @@
+"""Live presenting: a Jupyter server with RISE and jupytext that opens a deck as a slideshow.
+
+The server (JupyterLab 4's server with the jupyterlab-rise and jupytext extensions) is
+a subprocess bound to 127.0.0.1 with a random token, its root the repository, and
+its contents manager :class:`jaxdeck.contents.DeckContentsManager`: the Markdown deck
+opens as its slideshow notebook with the outputs of the last build, and saving in
+Jupyter writes the Markdown back with plain jupytext. The slideshow URL is
+``http://127.0.0.1:PORT/rise/slides/NAME.md?token=TOKEN``.
+
+Kernels inherit the server's environment, which gets the GPU settings the build uses
+(:func:`jaxdeck.execute.kernel_env`: no full-memory preallocation on a shared GPU box,
+unless the user set ``XLA_PYTHON_CLIENT_PREALLOCATE`` already). jaxdeck itself never
+imports JAX: it only starts processes.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+from .errors import DeckError
+from .execute import kernel_env
+
+LOOPBACK = "127.0.0.1"
+
+
+def is_loopback(ip: str) -> bool:
+    if ip in ("localhost",):
+        return True
+    try:
+        return ipaddress.ip_address(ip).is_loopback
+    except ValueError:
+        return False
+
+
+def free_port(ip: str = LOOPBACK) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET) as s:
+        s.bind((ip, 0))
+        return s.getsockname()[1]
+
+
+def check_port(ip: str, port: int) -> None:
+    """A DeckError when ``port`` is taken (Jupyter would silently move to another one)."""
+    with socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET) as s:
+        try:
+            s.bind((ip if ip not in ("", "0.0.0.0", "::") else ip, port))
+        except OSError:
+            raise DeckError(None, None, f"port {port} on {ip} is in use",
+                            "stop what uses it or pick another: make present PORT=8889 (--port 0: any free port)") from None
+
+
+@dataclass
+class Server:
+    """A started Jupyter server; ``stop()`` shuts it and its kernels down."""
+
+    process: subprocess.Popen
+    ip: str
+    port: int
+    token: str
+    root: Path
+    log_path: Path
+    home: Path
+    log_file: object = field(default=None, repr=False)
+
+    @property
+    def base(self) -> str:
+        host = LOOPBACK if self.ip in ("0.0.0.0", "", "::") else self.ip
+        host = f"[{host}]" if ":" in host else host
+        return f"http://{host}:{self.port}"
+
+    def relative(self, deck: str | Path) -> str:
+        deck = Path(deck).resolve()
+        try:
+            return deck.relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            raise DeckError(deck, None, "the deck is outside the folder the server serves",
+                            f"put it under {self.root}") from None
+
+    def slideshow_url(self, deck: str | Path) -> str:
+        """RISE's standalone slideshow of ``deck`` (jupyterlab-rise's ``/rise/PATH`` route)."""
+        return f"{self.base}/rise/{quote(self.relative(deck))}?token={self.token}"
+
+    def lab_url(self, deck: str | Path) -> str:
+        return f"{self.base}/lab/tree/{quote(self.relative(deck))}?token={self.token}"
+
+    def api(self, path: str) -> str:
+        return f"{self.base}/api/{path.lstrip('/')}"
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self, timeout: float = 15) -> None:
+        """SIGTERM (Jupyter shuts its kernels down), then SIGKILL to the whole group if needed."""
+        if self.alive():
+            try:
+                self.process.send_signal(signal.SIGTERM)
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.process.wait(5)
+        if self.log_file is not None:
+            self.log_file.close()
+            self.log_file = None
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def __enter__(self) -> "Server":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def server_env(home: Path, root: Path) -> dict[str, str]:
+    """The server's (and so the kernels') environment: GPU settings, and no user Jupyter config."""
+    env = dict(os.environ)
+    env.update(kernel_env())  # XLA_PYTHON_CLIENT_PREALLOCATE=false unless already set
+    for name in ("config", "data", "runtime"):
+        (home / name).mkdir(parents=True, exist_ok=True)
+    env["JUPYTER_CONFIG_DIR"] = str(home / "config")
+    env["JUPYTER_DATA_DIR"] = str(home / "data")
+    env["JUPYTER_RUNTIME_DIR"] = str(home / "runtime")
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(home / "config" / "lab" / "user-settings")
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(home / "config" / "lab" / "workspaces")
+    env.pop("JUPYTER_TOKEN", None)
+    env.pop("JUPYTER_PASSWORD", None)
+    # the kernel runs in the deck's folder: `import demos` must find the repository's package
+    env["PYTHONPATH"] = os.pathsep.join([str(root)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
+def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, allow_remote: bool = False,
+                 decks_dir: str = "slides", build_dir: str = "build", log_path: str | Path | None = None,
+                 timeout: float = 90) -> Server:
+    """Start Jupyter (RISE + jupytext + jaxdeck's contents manager) on ``ip:port`` and wait for it."""
+    root = Path(root).resolve()
+    if not is_loopback(ip) and not allow_remote:
+        raise DeckError(None, None, f"refusing to listen on {ip}, which is not a loopback address",
+                        "use an SSH port forward instead (see README), or pass --allow-remote if you really mean it")
+    if port == 0:
+        port = free_port(ip if is_loopback(ip) else LOOPBACK)
+    else:
+        check_port(ip, port)
+    token = secrets.token_urlsafe(32)
+    home = Path(tempfile.mkdtemp(prefix="jaxdeck-jupyter-"))
+    log_path = Path(log_path) if log_path else home / "server.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_file = open(log_path, "w", encoding="utf-8")
+    command = [
+        sys.executable, "-m", "jupyter_server",
+        f"--ServerApp.ip={ip}", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False",
+        f"--IdentityProvider.token={token}", "--PasswordIdentityProvider.allow_password_change=False",
+        "--ServerApp.contents_manager_class=jaxdeck.contents.DeckContentsManager",
+        f"--DeckContentsManager.decks_dir={decks_dir}", f"--DeckContentsManager.build_dir={build_dir}",
+        "--ServerApp.allow_remote_access=" + ("True" if allow_remote else "False"),
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")  # containers on GPU boxes often run as root
+    process = subprocess.Popen(command, cwd=root, env=server_env(home, root), stdin=subprocess.DEVNULL,
+                               stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
+    server = Server(process, ip, port, token, root, log_path, home, log_file)
+    deadline = time.monotonic() + timeout
+    while True:
+        if not server.alive():
+            reason = last_line(log_path)
+            server.stop()
+            raise DeckError(None, None, f"the Jupyter server stopped at start (exit {process.returncode}): {reason}",
+                            "run again with --log FILE and read the log")
+        try:
+            request = urllib.request.Request(server.api("status"), headers={"Authorization": f"token {token}"})
+            with urllib.request.urlopen(request, timeout=5) as response:
+                if response.status == 200:
+                    json.load(response)
+                    return server
+        except (urllib.error.URLError, ConnectionError, OSError, ValueError):
+            pass
+        if time.monotonic() > deadline:
+            server.stop()
+            raise DeckError(None, None, f"the Jupyter server did not answer within {timeout:.0f} s",
+                            "run again with --log FILE and read the log")
+        time.sleep(0.25)
+
+
+def last_line(path: Path) -> str:
+    try:
+        lines = [line for line in Path(path).read_text(errors="replace").splitlines() if line.strip()]
+    except OSError:
+        return ""
+    return lines[-1].strip() if lines else ""

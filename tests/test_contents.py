@@ -1,0 +1,112 @@
+"""The deck contents manager alone (no server): derived notebook, pre-baked outputs, lossless save."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from jaxdeck.contents import DeckContentsManager, merge_outputs
+from jaxdeck.convert import deck_to_notebook
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DECKS = [FIXTURES / "present_demo.md", ROOT / "slides" / "example.md"]
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A repository copy: jupytext.toml, slides/ with the decks (and their images)."""
+    shutil.copy(ROOT / "jupytext.toml", tmp_path / "jupytext.toml")
+    (tmp_path / "slides").mkdir()
+    for deck in DECKS:
+        shutil.copy(deck, tmp_path / "slides" / deck.name)
+    shutil.copytree(ROOT / "slides" / "images", tmp_path / "slides" / "images")
+    return tmp_path
+
+
+def save(cm, path, nb):
+    # as the server does: the model arrives as JSON from the browser
+    cm.save({"type": "notebook", "format": "json", "content": nbformat.from_dict(nb)}, path)
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=lambda p: p.stem)
+def test_get_is_the_slideshow_notebook_and_save_is_lossless(repo, deck):
+    cm = DeckContentsManager(root_dir=str(repo))
+    path = f"slides/{deck.name}"
+    original = (repo / path).read_bytes()
+    model = cm.get(path)
+    assert model["type"] == "notebook"
+    nb = model["content"]
+    assert nb.cells[0].metadata["slideshow"]["slide_type"] == "slide"
+    assert any(c.metadata["slideshow"]["slide_type"] == "notes" for c in nb.cells)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+
+    save(cm, path, nb)  # saving unchanged changes nothing
+    assert (repo / path).read_bytes() == original
+
+    index = [k for k, c in enumerate(nb.cells) if c.cell_type == "markdown"][2]
+    old = nb.cells[index].source
+    nb.cells[index].source = old.replace("\n", " (edited)\n", 1) if "\n" in old else old + " (edited)"
+    save(cm, path, nb)
+    expected = original.decode().replace(old, nb.cells[index].source, 1)
+    assert (repo / path).read_text(encoding="utf-8") == expected
+
+
+def test_added_cell_is_inserted_and_nothing_else_changes(repo):
+    cm = DeckContentsManager(root_dir=str(repo))
+    path = "slides/example.md"
+    original = (repo / path).read_text(encoding="utf-8")
+    nb = cm.get(path)["content"]
+    first_code = next(k for k, c in enumerate(nb.cells) if c.cell_type == "code")
+    nb.cells.insert(first_code + 1, nbformat.v4.new_code_cell("y = 1"))
+    save(cm, path, nb)
+    fence_end = original.index("```\n", original.index("```python")) + len("```\n")
+    assert (repo / path).read_text(encoding="utf-8") == (
+        original[:fence_end] + "\n```python\ny = 1\n```\n" + original[fence_end:])
+
+
+def test_prebaked_outputs_come_from_the_last_build(repo):
+    deck = repo / "slides" / "present_demo.md"
+    built = deck_to_notebook(deck)
+    code = next(c for c in built.cells if c.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("stream", name="stdout", text="PREBAKED 42\n")]
+    code.execution_count = 3
+    (repo / "build" / "notebooks").mkdir(parents=True)
+    nbformat.write(built, repo / "build" / "notebooks" / "present_demo.ipynb")
+    original = deck.read_bytes()
+
+    cm = DeckContentsManager(root_dir=str(repo))
+    nb = cm.get("slides/present_demo.md")["content"]
+    cell = next(c for c in nb.cells if c.cell_type == "code")
+    assert cell.outputs[0]["text"] == "PREBAKED 42\n" and cell.execution_count == 3
+    save(cm, "slides/present_demo.md", nb)  # outputs never go into the Markdown
+    assert deck.read_bytes() == original
+
+
+def test_outputs_only_for_unchanged_code():
+    old = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("a = 1"), nbformat.v4.new_code_cell("b = 2")])
+    for k, cell in enumerate(old.cells):
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=f"out{k}\n")]
+    new = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("a = 10"), nbformat.v4.new_code_cell("b = 2")])
+    assert merge_outputs(new, old) == 1
+    assert new.cells[0].outputs == [] and new.cells[1].outputs[0]["text"] == "out1\n"
+
+
+def test_broken_deck_is_a_clear_http_error(repo):
+    from tornado.web import HTTPError
+
+    (repo / "slides" / "bad.md").write_text("# Talk\n\n```python\nx = 1\n", encoding="utf-8")
+    cm = DeckContentsManager(root_dir=str(repo))
+    with pytest.raises(HTTPError) as err:
+        cm.get("slides/bad.md")
+    assert err.value.status_code == 400 and "bad.md:3" in err.value.log_message
+
+
+def test_other_markdown_is_plain_jupytext(repo):
+    (repo / "slides" / "README.md").write_text("# Notes\n\n---\n\ntext\n", encoding="utf-8")
+    cm = DeckContentsManager(root_dir=str(repo))
+    nb = cm.get("slides/README.md")["content"]
+    assert all("jaxdeck" not in c.metadata for c in nb.cells)

@@ -1,0 +1,214 @@
+"""`jaxdeck present` end to end: the real Jupyter server (RISE + jupytext), a real headless Chromium.
+
+One server for the module, started the way `make present` does (`python -m jaxdeck present
+--port 0 --no-browser`) in a copy of a small repository; the tests use the URL it prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import psutil
+import pytest
+
+from jaxdeck.convert import deck_to_notebook
+from jaxdeck.errors import DeckError
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DECK = "slides/present_demo.md"
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    """A small repository: jupytext.toml, two decks, and a build of the first with a pre-baked output."""
+    root = tmp_path_factory.mktemp("present")
+    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
+    (root / "slides").mkdir()
+    for name in ("present_demo.md", "present_other.md"):
+        shutil.copy(FIXTURES / name, root / "slides" / name)
+    built = deck_to_notebook(root / DECK)
+    code = next(c for c in built.cells if c.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("stream", name="stdout", text="PREBAKED output of the last build\n")]
+    code.execution_count = 1
+    (root / "build" / "notebooks").mkdir(parents=True)
+    nbformat.write(built, root / "build" / "notebooks" / "present_demo.ipynb")
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(repo):
+    """`python -m jaxdeck present --port 0 --no-browser` with no deck; yields (process, printed lines, url)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("XLA_PYTHON_CLIENT_PREALLOCATE", None)
+    process = subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", "present", "--port", "0", "--no-browser"],
+                               cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    url = None
+    deadline = time.monotonic() + 120
+    while url is None and time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        found = re.search(r"slideshow:\s+(\S+)", line)
+        if found:
+            url = found.group(1)
+    if url is None:
+        process.kill()
+        pytest.fail("no slideshow URL printed:\n" + "\n".join(lines))
+    info = {"process": process, "lines": lines, "url": url}
+    yield info
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        process.wait(30)
+
+
+def base_and_token(url: str) -> tuple[str, str]:
+    found = re.match(r"(http://127\.0\.0\.1:\d+)/rise/(\S+)\?token=(\S+)$", url)
+    assert found, url
+    return found.group(1), found.group(3)
+
+
+def api(server, method: str, path: str, body=None, token: bool = True):
+    base, tok = base_and_token(server["url"])
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"token {tok}"
+    request = urllib.request.Request(f"{base}/api/{path}", data=data, method=method, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.status, json.loads(response.read() or b"null")
+
+
+def test_prints_the_slideshow_url_of_the_first_deck_and_lists_the_others(server):
+    text = "\n".join(server["lines"])
+    assert "Presenting slides/present_demo.md" in text
+    assert "slides/present_other.md" in text
+    assert re.search(r"/rise/slides/present_demo\.md\?token=[\w-]{32,}$", server["url"])
+
+
+def test_slideshow_runs_a_demo_cell_live(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(server["url"])
+        page.wait_for_selector(".reveal .slides section", state="visible", timeout=60000)
+        assert "Live presenting fixture" in page.inner_text(".reveal .slides section.present")
+        page.screenshot(path=str(tmp_path / "title.png"))
+
+        page.keyboard.press("ArrowRight")  # the demo slide
+        slide = page.locator(".reveal .slides section.present").last
+        slide.wait_for(state="visible")
+        assert "A live demo" in slide.inner_text()
+        # pre-baked: the output of the last build is there before anything runs
+        output = slide.locator(".jp-CodeCell .jp-OutputArea-output")
+        assert "PREBAKED output of the last build" in output.first.inner_text()
+
+        editor = slide.locator(".jp-CodeCell .cm-content").first
+        editor.click()
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.jp-OutputArea-output')].some(e => e.innerText.includes('live 42'))",
+            timeout=90000)
+        texts = page.eval_on_selector_all(".jp-OutputArea-output", "els => els.map(e => e.innerText)")
+        live = [t for t in texts if "live 42" in t]
+        # the kernel got the GPU settings: no full-memory preallocation
+        assert live == ["live 42 false\n"] or live[0].strip() == "live 42 false", texts
+        assert not any("PREBAKED" in t for t in texts)
+        page.screenshot(path=str(tmp_path / "demo.png"))
+    finally:
+        page.close()
+
+
+def test_requests_without_the_token_are_refused(server):
+    base, token = base_and_token(server["url"])
+    for path in ("api/contents/" + DECK, "api/kernels", "api/status"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(f"{base}/{path}", timeout=10)
+        assert err.value.code == 403, path
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(f"{base}/api/status?token=wrong-{token}", timeout=10)
+    assert err.value.code == 403
+    # the slideshow page itself sends a browser without the token to the login form
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as err:
+        opener.open(f"{base}/rise/{DECK}", timeout=10)
+    assert err.value.code == 302 and "/login" in err.value.headers["Location"]
+    status, _ = api(server, "GET", "status")
+    assert status == 200
+
+
+def test_listens_only_on_loopback(server):
+    base, _ = base_and_token(server["url"])
+    port = int(base.rsplit(":", 1)[1])
+    cli = psutil.Process(server["process"].pid)
+    processes = [cli] + cli.children(recursive=True)  # the server and its kernels
+    listening = []
+    for process in processes:
+        try:
+            connections = process.net_connections(kind="inet")
+        except psutil.NoSuchProcess:
+            continue
+        listening += [c.laddr for c in connections if c.status == psutil.CONN_LISTEN]
+    assert any(addr.port == port for addr in listening)
+    assert listening and all(addr.ip == "127.0.0.1" for addr in listening), listening
+
+
+def test_edit_through_the_contents_api_is_saved_into_the_markdown(server, repo):
+    deck = repo / DECK
+    original = deck.read_text(encoding="utf-8")
+    status, model = api(server, "GET", f"contents/{DECK}?type=notebook&content=1")
+    assert status == 200 and model["type"] == "notebook"
+    nb = model["content"]
+    assert any("PREBAKED" in json.dumps(c.get("outputs", [])) for c in nb["cells"])
+
+    # as Jupyter saves: PUT the whole model back, first unchanged, then with one cell edited
+    api(server, "PUT", f"contents/{DECK}", {"type": "notebook", "format": "json", "content": nb})
+    assert deck.read_text(encoding="utf-8") == original
+
+    cell = next(c for c in nb["cells"] if "- one point" in c["source"])
+    cell["source"] = cell["source"].replace("- one point", "- one point, edited live")
+    api(server, "PUT", f"contents/{DECK}", {"type": "notebook", "format": "json", "content": nb})
+    assert deck.read_text(encoding="utf-8") == original.replace("- one point\n", "- one point, edited live\n", 1)
+
+
+def test_ctrl_c_stops_the_server_and_its_kernels(server):
+    process = server["process"]
+    children = psutil.Process(process.pid).children(recursive=True)
+    assert children
+    process.send_signal(signal.SIGINT)
+    assert process.wait(30) == 0
+    gone, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive
+
+
+def test_non_loopback_needs_an_explicit_flag():
+    from jaxdeck.cli import main
+    from jaxdeck.present import start_server
+
+    with pytest.raises(DeckError, match="not a loopback address"):
+        start_server(ROOT, ip="0.0.0.0")
+    assert main(["present", "--ip", "0.0.0.0", "--no-browser", str(FIXTURES / "present_demo.md")]) == 1
+
+
+def test_one_deck_at_a_time(capsys):
+    from jaxdeck.cli import main
+
+    assert main(["present", "--no-browser", str(FIXTURES / "present_demo.md"),
+                 str(FIXTURES / "present_other.md")]) == 1
+    assert "one deck at a time" in capsys.readouterr().err
