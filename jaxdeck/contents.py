@@ -54,6 +54,39 @@ def merge_outputs(nb: nbformat.NotebookNode, built: nbformat.NotebookNode) -> in
     return done
 
 
+MARKER_KEY = "marker_prefix"
+
+
+def hide_markers(nb: nbformat.NotebookNode) -> None:
+    """Take the marker lines (``---``, ``--``, ``. . .``, ``|||``) out of the cells RISE shows.
+
+    The exact text removed (marker and blank lines) is kept in the cell's
+    ``metadata.jaxdeck`` so that :func:`restore_markers` puts it back before saving.
+    """
+    for cell in nb.cells:
+        info = cell.metadata.get("jaxdeck", {})
+        marker = info.get("marker")
+        if cell.cell_type != "markdown" or not marker or not cell.source.startswith(marker):
+            continue
+        rest = cell.source[len(marker):]
+        body = rest.lstrip("\n")
+        info[MARKER_KEY] = marker + rest[: len(rest) - len(body)]
+        cell.source = body
+
+
+def restore_markers(nb: dict) -> None:
+    """Put back what :func:`hide_markers` took out (on the JSON model a save receives)."""
+    for cell in nb.get("cells", []):
+        info = cell.get("metadata", {}).get("jaxdeck", {})
+        prefix = info.pop(MARKER_KEY, None) if isinstance(info, dict) else None
+        if prefix is None:
+            continue
+        source = cell.get("source", "")
+        if isinstance(source, list):
+            source = "".join(source)
+        cell["source"] = prefix + source
+
+
 class DeckContentsManager(TextFileContentsManager):
     """jupytext's contents manager, with jaxdeck's slide structure and pre-baked outputs."""
 
@@ -83,6 +116,7 @@ class DeckContentsManager(TextFileContentsManager):
                 for key in ("kernelspec", "language_info"):
                     if key in built.metadata:
                         nb.metadata[key] = built.metadata[key]
+        hide_markers(nb)
         nb.metadata.setdefault("kernelspec", dict(KERNELSPEC))
         if nb.metadata["kernelspec"].get("name") != "python3":
             # the build's own kernel name (e.g. 'jaxdeck') is not installed in Jupyter:
@@ -96,3 +130,7 @@ class DeckContentsManager(TextFileContentsManager):
             model["content"] = self.deck_notebook(path)
         return model
 
+    def save(self, model, path=""):
+        if model.get("type") == "notebook" and model.get("content") is not None and self.is_deck(path):
+            restore_markers(model["content"])
+        return super().save(model, path)

@@ -110,3 +110,15 @@ def test_other_markdown_is_plain_jupytext(repo):
     cm = DeckContentsManager(root_dir=str(repo))
     nb = cm.get("slides/README.md")["content"]
     assert all("jaxdeck" not in c.metadata for c in nb.cells)
+
+
+def test_marker_lines_are_hidden_live_and_restored_on_save(repo):
+    cm = DeckContentsManager(root_dir=str(repo))
+    path = "slides/example.md"
+    original = (repo / path).read_bytes()
+    nb = cm.get(path)["content"]
+    sources = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    assert not any(s.split("\n")[0].strip() in ("---", "--", ". . .", "|||") for s in sources)
+    assert "## A demo cell" in sources  # the slide starts with its heading, not a rule
+    save(cm, path, nb)
+    assert (repo / path).read_bytes() == original
