@@ -1,0 +1,102 @@
+"""Every deck in slides/: builds cleanly, round-trips, stays in budget, has notes, presents offline.
+
+Parametrised over the files in slides/, so a new deck is covered without new test code.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import jupytext
+import pytest
+from markdown_it import MarkdownIt
+
+from conftest import DECKS, ROOT, deck_id
+from jaxdeck.execute import cell_durations
+from jaxdeck.structure import notes_by_slide, slide_count
+
+BUDGET_S = 2.0
+
+pytestmark = pytest.mark.skipif(not DECKS, reason="no decks in slides/")
+
+
+def source_slide_count(deck: Path) -> int:
+    """Slides counted straight from the Markdown: 1 + the `---`/`--` breaks outside code."""
+    nb = jupytext.read(deck)
+    parser = MarkdownIt("commonmark")
+    breaks = 0
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.split("\n")
+        for token in parser.parse(cell.source):
+            if token.level == 0 and token.map and token.type in ("hr", "paragraph_open"):
+                breaks += lines[token.map[0]].strip() in ("---", "--") and token.map[1] - token.map[0] == 1
+    return 1 + breaks
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_plain_jupytext_gives_the_deck_back_byte_for_byte(built, deck, tmp_path):
+    outputs, _ = built(deck)
+    back = tmp_path / deck.name
+    subprocess.run([sys.executable, "-m", "jupytext", "--to", "md", "-o", str(back), str(outputs.notebook)],
+                   cwd=ROOT, check=True, capture_output=True)
+    assert back.read_bytes() == deck.read_bytes()
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_no_cell_errors_except_those_tagged(built, deck):
+    _, nb = built(deck)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        tagged = "raises-exception" in cell.metadata.get("tags", [])
+        assert not errors or tagged, f"{deck}:{cell.metadata['jaxdeck']['line']}: {errors[0]['ename']}"
+        stderr = [o for o in cell.outputs if o.output_type == "stream" and o.name == "stderr"
+                  and ("Traceback" in o.text or "Error" in o.text)]
+        assert not stderr or tagged, f"{deck}:{cell.metadata['jaxdeck']['line']}: error text on stderr"
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_every_cell_within_budget_unless_tagged_slow(built, deck):
+    _, nb = built(deck)
+    budget = float(nb.metadata.get("jaxdeck", {}).get("budget_s", BUDGET_S))
+    rows = cell_durations(nb)
+    assert rows, "no recorded timings"
+    slow = [r for r in rows if "slow" in r[3]]
+    assert len(slow) <= 1, f"{deck}: at most one cell may be tagged slow"
+    over = [f"{deck}:{line} (slide {slide}) took {seconds:.2f} s" for line, slide, seconds, tags in rows
+            if seconds > budget and "slow" not in tags]
+    assert not over, "; ".join(over)
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_every_slide_has_notes(built, deck):
+    _, nb = built(deck)
+    notes = notes_by_slide(nb)
+    missing = [k for k in range(1, slide_count(nb) + 1) if not "".join(notes.get(k, [])).strip()]
+    assert not missing, f"{deck}: slides without notes: {missing}"
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_html_presents_offline_with_every_slide(built, browser, deck):
+    from jaxdeck.browser import open_deck
+
+    outputs, nb = built(deck)
+    with open_deck(browser, outputs.html) as (page, requests):
+        assert page.evaluate("Reveal.isReady()") is True
+        total = page.evaluate("Reveal.getTotalSlides()")
+        page.evaluate("Reveal.slide(Reveal.getHorizontalSlides().length - 1)")
+        page.wait_for_timeout(100)
+    assert requests == []
+    assert total == slide_count(nb) == source_slide_count(deck)
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_the_build_never_touches_the_source(built, deck):
+    before = deck.read_bytes()
+    built(deck)
+    assert deck.read_bytes() == before
