@@ -1,0 +1,34 @@
+"""`jaxdeck check`: every deck opened in a real browser; problems per slide, exit 1 on any."""
+
+from __future__ import annotations
+
+import sys
+
+from ..browser import chromium
+from ..cli import deck_arguments
+from ..decks import find_decks
+from .pdf import ensure_built
+
+
+def add_arguments(command) -> None:
+    deck_arguments(command)
+
+
+def run(args) -> int:
+    from ..check import check_deck
+
+    decks = find_decks(args.decks)
+    built = [(deck, *ensure_built(deck, args.out)) for deck in decks]
+    total = 0
+    with chromium() as browser:
+        for deck, nb, outputs in built:
+            problems = check_deck(deck, nb, outputs.html, browser=browser)
+            for problem in problems:
+                print(problem)
+            total += len(problems)
+            if not problems:
+                print(f"{deck}: ok")
+    if total:
+        print(f"{total} problem(s) in {len(decks)} deck(s)", file=sys.stderr)
+        return 1
+    return 0
