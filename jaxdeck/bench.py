@@ -1,0 +1,297 @@
+"""`make bench`: build times per stage against their floor, cached rebuilds, and the stock pipeline.
+
+For each deck in ``slides/`` (plus a generated 30-slide deck), working on a copy under
+``build/bench/work/`` so that neither ``slides/`` nor ``build/`` are touched:
+
+- cold build per stage (convert, execute, export HTML, PDF) with an empty cache;
+- its floor: kernel start + the sum of the cells' execution times + one browser print
+  (launch Chromium, open the HTML deck, ``page.pdf``);
+- warm rebuild after a prose edit (must execute no cell) and after a code edit;
+- the stock pipeline on the same deck in the same run: ``jupytext --to ipynb`` then
+  ``jupyter nbconvert --to slides --execute``, against ``python -m jaxdeck build`` with
+  an empty cache, both as fresh processes;
+- the kernel's peak resident memory.
+
+Results go to ``build/bench/build.json``; the table and the three targets
+(prose rebuild <= 10 % of cold, cold <= 1.3x floor, cold <= stock) are printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import nbformat
+
+from . import fingerprint
+from .atomic import write_text
+from .build import build_deck
+from .decks import Outputs
+
+PROSE_TARGET = 0.10
+FLOOR_TARGET = 1.3
+
+
+def generated_deck(slides: int = 30) -> str:
+    """A 30-slide deck with JAX demo cells, the size the PDF target is set for."""
+    parts = ["---\njupyter:\n  jupytext:\n    text_representation:\n      extension: .md\n      format_name: markdown\n"
+             "  kernelspec:\n    display_name: Python 3\n    language: python\n    name: python3\n---\n",
+             "# A generated 30-slide deck\n\nThe benchmark's stand-in for a full seminar.\n\n"
+             "```python\nimport jax\nimport jax.numpy as jnp\njax.devices()\n```\n"]
+    for k in range(2, slides + 1):
+        text = [f"---\n\n## Slide {k}\n\n- a point about JAX, number {k}\n- another point, with `code`\n\n"
+                f"Note: what to say on slide {k}.\n"]
+        if k % 4 == 0:
+            text.append(f"\n```python\n@jax.jit\ndef f{k}(x):\n    return jnp.tanh(x @ x.T).sum() * {k}\n\n"
+                        f"x = jnp.ones(({16 * k // 4}, 32))\nprint(f{k}(x).block_until_ready())\n```\n")
+        parts.append("\n" + "".join(text))
+    return "".join(parts)
+
+
+def _run(command: list[str], cwd: Path | None = None, timeout: float = 600) -> tuple[float, int, str]:
+    began = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return time.perf_counter() - began, done.returncode, (done.stderr or done.stdout)[-2000:]
+
+
+def _bin(name: str) -> str:
+    here = Path(sys.executable).parent / name
+    return str(here) if here.exists() else name
+
+
+def prose_edit(path: Path, k: int) -> None:
+    path.write_text(path.read_text() + f"\n---\n\n## Added in prose edit {k}\n\nA sentence that runs no code.\n")
+
+
+def code_edit(path: Path) -> None:
+    text = path.read_text()
+    edited, n = re.subn(r"```python\n", "```python\n# edited by the benchmark\n", text, count=1)
+    if not n:
+        edited = text + "\n```python\n# a cell added by the benchmark\n1 + 1\n```\n"
+    path.write_text(edited)
+
+
+def browser_print(html: Path, pdf: Path) -> float | None:
+    """Seconds for one browser print of the HTML deck (launch, open, page.pdf), or None without a browser."""
+    try:
+        from .browser import chromium
+    except ImportError:
+        return None
+    began = time.perf_counter()
+    try:
+        with chromium() as browser:
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(html.resolve().as_uri() + "?print-pdf", wait_until="load")
+            try:
+                page.wait_for_function("() => window.Reveal && Reveal.isReady && Reveal.isReady()", timeout=15000)
+            except Exception:
+                pass
+            page.pdf(path=str(pdf), width="1280px", height="720px", print_background=True)
+    except Exception as err:
+        print(f"  (browser print unavailable: {type(err).__name__}: {str(err)[:120]})", file=sys.stderr)
+        return None
+    return time.perf_counter() - began
+
+
+def pdf_stage(outputs: Outputs, nb) -> dict:
+    """Time the PDF engineer's export_pdfs, when jaxdeck.pdf exists."""
+    try:
+        from .pdf import export_pdfs
+    except ImportError as err:
+        return {"available": False, "why": f"jaxdeck.pdf not importable ({err})"}
+    began = time.perf_counter()
+    try:
+        files = export_pdfs(nb, outputs.html, outputs)
+    except Exception as err:
+        return {"available": False, "why": f"{type(err).__name__}: {str(err)[:200]}", "seconds": time.perf_counter() - began}
+    return {"available": True, "seconds": time.perf_counter() - began, "files": [str(f) for f in files or []]}
+
+
+def bench_deck(source: Path, work: Path, repeat: int = 3, stock: bool = True, pdf: bool = True) -> dict:
+    name = source.stem
+    folder = work / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    deck = folder / source.name
+    shutil.copy(source, deck)
+    for item in source.parent.iterdir():  # images and data the deck may use
+        if item.is_dir() and not item.name.startswith(".") and item.name not in ("build",):
+            shutil.copytree(item, folder / item.name, dirs_exist_ok=True)
+    root = folder / "build"
+    result: dict = {"deck": str(source), "name": name}
+
+    # cold: empty cache and environment memo (the probe overlaps the kernel)
+    fingerprint.forget()
+    stats: dict = {}
+    began = time.perf_counter()
+    outputs = build_deck(deck, root, stats=stats)
+    cold_build = time.perf_counter() - began
+    nb = nbformat.read(outputs.notebook, as_version=4)
+    info = nb.metadata.get("jaxdeck_build", {})
+    durations = [c.metadata.get("jaxdeck", {}).get("duration_s", 0.0) for c in nb.cells if c.cell_type == "code"]
+    pdf = pdf_stage(outputs, nb) if pdf else {"available": False, "why": "skipped"}
+    one_print = browser_print(outputs.html, folder / "one-print.pdf") if pdf.get("available") else None
+    stages = {"convert": stats["convert"], "execute": stats["execute"], "export_html": stats["export_html"],
+              "pdf": pdf.get("seconds") if pdf.get("available") else None}
+    kernel_floor = info.get("kernel_start_s", 0.0) + sum(durations)
+    result.update({
+        "code_cells": len(durations), "slides": info.get("slides"), "cells_executed_cold": stats["cells_executed"],
+        "cold": {"stages": stages, "build_s": cold_build,
+                 "total_s": cold_build + (stages["pdf"] or 0.0)},
+        "floor": {"kernel_start_s": info.get("kernel_start_s"), "cells_s": sum(durations),
+                  "one_print_s": one_print,
+                  "build_s": kernel_floor,
+                  "total_s": kernel_floor + ((one_print or 0.0) if stages["pdf"] is not None else 0.0)},
+        "pdf": pdf,
+        "kernel_peak_rss_mb": info.get("kernel_peak_rss_mb"),
+        "provenance": info.get("provenance"),
+    })
+
+    # warm: prose edits execute nothing
+    prose = []
+    for k in range(repeat):
+        prose_edit(deck, k)
+        stats = {}
+        began = time.perf_counter()
+        build_deck(deck, root, stats=stats)
+        prose.append({"seconds": time.perf_counter() - began, "cells_executed": stats["cells_executed"], **stats})
+    result["warm_prose"] = {"median_s": statistics.median(p["seconds"] for p in prose), "runs": prose}
+
+    # warm: a code edit executes the deck again
+    code_edit(deck)
+    stats = {}
+    began = time.perf_counter()
+    build_deck(deck, root, stats=stats)
+    result["warm_code"] = {"seconds": time.perf_counter() - began, **stats}
+
+    # stock pipeline vs ours, both as fresh processes on the same (original) deck
+    if stock:
+        shutil.copy(source, deck)
+        ours_root = folder / "cli-build"
+        shutil.rmtree(ours_root, ignore_errors=True)
+        ours_s, ours_rc, ours_err = _run([sys.executable, "-m", "jaxdeck", "build", str(deck), "--out", str(ours_root)])
+        stock_dir = folder / "stock"
+        stock_dir.mkdir(exist_ok=True)
+        ipynb = stock_dir / f"{name}.ipynb"
+        t1, rc1, err1 = _run([_bin("jupytext"), "--to", "ipynb", str(deck), "-o", str(ipynb)])
+        t2, rc2, err2 = _run([_bin("jupyter"), "nbconvert", "--to", "slides", "--execute", str(ipynb),
+                              "--output-dir", str(stock_dir)]) if rc1 == 0 else (0.0, rc1, err1)
+        result["cli_cold_s"] = ours_s if ours_rc == 0 else None
+        result["stock"] = {"jupytext_s": t1, "nbconvert_s": t2, "total_s": t1 + t2,
+                           "ok": rc1 == 0 and rc2 == 0, "error": None if rc1 == 0 and rc2 == 0 else (err2 or err1)[-500:],
+                           "ours_error": None if ours_rc == 0 else ours_err[-500:]}
+        if result["stock"]["ok"] and result["cli_cold_s"]:
+            result["stock"]["ratio"] = result["cli_cold_s"] / result["stock"]["total_s"]
+
+    cold = result["cold"]
+    floor = result["floor"]
+    result["targets"] = {
+        # the cold build is the whole pipeline (convert, execute, HTML, PDF); the rebuild is `make slides`
+        "prose_rebuild_le_10pct_cold": result["warm_prose"]["median_s"] <= PROSE_TARGET * cold["total_s"]
+        and all(p["cells_executed"] == 0 for p in prose),
+        "cold_le_1.3x_floor": cold["total_s"] <= FLOOR_TARGET * floor["total_s"] if floor["total_s"] else None,
+        "cold_le_stock": (result["stock"]["ratio"] <= 1.0) if stock and "ratio" in result.get("stock", {}) else None,
+    }
+    return result
+
+
+def timing_harness(out: Path) -> dict:
+    """``python -m demos.bench --out build/bench`` when the demos package has one."""
+    try:
+        from importlib import util
+
+        spec = util.find_spec("demos")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.origin or not (Path(spec.origin).parent / "bench.py").exists():
+        return {"available": False, "why": "demos/bench.py not found"}
+    try:
+        seconds, rc, tail = _run([sys.executable, "-m", "demos.bench", "--out", str(out)], timeout=900)
+    except subprocess.TimeoutExpired:
+        return {"available": True, "ok": False, "why": "timed out after 900 s"}
+    return {"available": True, "ok": rc == 0, "seconds": seconds, "returncode": rc, "tail": tail if rc else ""}
+
+
+def run_bench(decks: list[Path], out: Path, *, generated: bool = True, repeat: int = 3, stock: bool = True,
+              harness: bool = True, pdf: bool = True) -> dict:
+    bench = out / "bench"
+    work = bench / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    sources = list(decks)
+    if generated:
+        gen = work / "source" / "generated-30.md"
+        gen.parent.mkdir(parents=True, exist_ok=True)
+        gen.write_text(generated_deck(30))
+        sources.append(gen)
+    report = {
+        "when": datetime.now().astimezone().isoformat(timespec="seconds"),
+        "machine": {"hostname": platform.node(), "cpus": os.cpu_count(), "python": platform.python_version()},
+        "environment": fingerprint.provenance(fingerprint.environment(work)),
+        "decks": [],
+    }
+    for source in sources:
+        print(f"bench: {source} ...", file=sys.stderr, flush=True)
+        report["decks"].append(bench_deck(source, work, repeat=repeat, stock=stock, pdf=pdf))
+    if harness:
+        print("bench: python -m demos.bench ...", file=sys.stderr, flush=True)
+        report["timing_harness"] = timing_harness(bench)
+    write_text(bench / "build.json", json.dumps(report, indent=1, default=str))
+    return report
+
+
+def _s(value) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _verdict(value) -> str:
+    return "n/a" if value is None else ("PASS" if value else "FAIL")
+
+
+def table(report: dict) -> str:
+    rows = [("deck", "cells", "convert", "execute", "html", "pdf", "cold", "floor", "cold/floor",
+             "prose", "prose/cold", "prose/html-only cold", "code", "ours cli", "stock", "ours/stock", "kernel MB")]
+    for d in report["decks"]:
+        cold, floor, stock = d["cold"], d["floor"], d.get("stock", {})
+        rows.append((
+            d["name"], str(d["code_cells"]), _s(cold["stages"]["convert"]), _s(cold["stages"]["execute"]),
+            _s(cold["stages"]["export_html"]), _s(cold["stages"]["pdf"]), _s(cold["total_s"]), _s(floor["total_s"]),
+            f"{cold['total_s'] / floor['total_s']:.2f}x" if floor["total_s"] else "-",
+            _s(d["warm_prose"]["median_s"]), f"{100 * d['warm_prose']['median_s'] / cold['total_s']:.1f}%",
+            f"{100 * d['warm_prose']['median_s'] / cold['build_s']:.1f}%",
+            _s(d["warm_code"]["seconds"]), _s(d.get("cli_cold_s")), _s(stock.get("total_s")),
+            f"{stock['ratio']:.2f}x" if "ratio" in stock else "-", _s(d.get("kernel_peak_rss_mb")),
+        ))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append("")
+    lines.append("seconds; cold = convert + execute + html (+ pdf when jaxdeck.pdf exists), empty cache, in-process;")
+    lines.append("floor = kernel start + sum of cell times (+ one browser print when the pdf stage ran);")
+    lines.append("prose/code = warm rebuild (`make slides`: convert + cache + html) after a prose/code edit;")
+    lines.append("prose/cold = against the whole cold build; prose/html-only cold = against convert + execute + html;")
+    lines.append("ours cli vs stock = fresh processes, HTML only, empty cache; kernel MB = kernel peak RSS (VmHWM).")
+    for d in report["decks"]:
+        t = d["targets"]
+        lines.append(f"{d['name']}: prose rebuild <= 10% of cold: {_verdict(t['prose_rebuild_le_10pct_cold'])}; "
+                     f"cold <= 1.3x floor: {_verdict(t['cold_le_1.3x_floor'])}; "
+                     f"cold <= stock: {_verdict(t['cold_le_stock'])}")
+        if not d["pdf"].get("available"):
+            lines.append(f"  pdf stage unavailable: {d['pdf'].get('why')}; one browser print alone: {_s(d['floor']['one_print_s'])} s")
+        else:
+            lines.append(f"  pdf export (slides + handout): {_s(d['pdf']['seconds'])} s; one browser print: {_s(d['floor']['one_print_s'])} s")
+        if d.get("stock") and not d["stock"]["ok"]:
+            lines.append(f"  stock pipeline failed: {(d['stock']['error'] or '').strip().splitlines()[-1:]}")
+    harness = report.get("timing_harness")
+    if harness:
+        lines.append(f"demos.bench: {'ok' if harness.get('ok') else harness.get('why') or 'failed'}"
+                     + (f" ({_s(harness.get('seconds'))} s)" if harness.get("seconds") else ""))
+    return "\n".join(lines)

@@ -1,0 +1,30 @@
+"""`jaxdeck bench`: build benchmarks into build/bench/build.json and a printed table."""
+
+from __future__ import annotations
+
+from ..cli import deck_arguments
+from ..decks import SLIDES, find_decks
+
+
+def add_arguments(command) -> None:
+    deck_arguments(command)
+    command.add_argument("--repeat", type=int, default=3, help="prose-edit rebuilds to take the median of (3)")
+    command.add_argument("--no-generated", dest="generated", action="store_false",
+                         help="skip the generated 30-slide deck")
+    command.add_argument("--no-stock", dest="stock", action="store_false",
+                         help="skip the stock jupytext + nbconvert comparison")
+    command.add_argument("--no-harness", dest="harness", action="store_false",
+                         help="skip `python -m demos.bench`")
+    command.add_argument("--strict", action="store_true", help="exit non-zero when a target fails")
+
+
+def run(args) -> int:
+    from ..bench import run_bench, table
+
+    decks = find_decks(args.decks) if args.decks or SLIDES.is_dir() else []
+    report = run_bench(decks, args.out, generated=args.generated, repeat=args.repeat, stock=args.stock,
+                       harness=args.harness)
+    print(table(report))
+    print(f"\nwritten {args.out / 'bench' / 'build.json'}")
+    failed = [t for d in report["decks"] for t in d["targets"].values() if t is False]
+    return 1 if (args.strict and failed) else 0
