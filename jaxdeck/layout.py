@@ -113,8 +113,9 @@ def layout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         previous = cell
     if previous is not None:
         previous.metadata["jd_close"] = close(set())
-    if cells and nb.metadata.get("jaxdeck"):
-        cells[0].metadata["jd_byline"] = byline(nb.metadata["jaxdeck"])
+    if cells:
+        cells[0].metadata["jd_byline"] = byline(nb.metadata.get("jaxdeck") or {}) + provenance_line(
+            (nb.metadata.get("jaxdeck_build") or {}).get("provenance") or {})
     return nb
 
 
@@ -124,3 +125,19 @@ def byline(options: dict) -> str:
     if not parts:
         return ""
     return '<p class="jd-byline">' + " · ".join(html.escape(str(p)) for p in parts) + "</p>"
+
+
+def provenance_line(provenance: dict) -> str:
+    """Where the outputs in this deck were measured: shown small on the title slide."""
+    if not provenance:
+        return ""
+    device = provenance.get("device_kind") or provenance.get("backend") or "?"
+    count = provenance.get("device_count")
+    parts = [f"{device}{f' × {count}' if count and count > 1 else ''} ({provenance.get('backend', '?')})"]
+    for key in ("jax", "jaxlib", "python"):
+        if provenance.get(key):
+            parts.append(f"{key} {provenance[key]}")
+    if provenance.get("executed_at"):
+        parts.append(str(provenance["executed_at"])[:10])
+    text = "Outputs measured on " + " · ".join(parts)
+    return f'<p class="jd-provenance">{html.escape(text)}</p>'

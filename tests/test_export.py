@@ -83,3 +83,11 @@ def test_unknown_theme_lists_the_known_ones(write_deck):
 def test_builtin_reveal_theme_is_accepted(write_deck):
     nb = deck_to_notebook(write_deck("---\njupyter:\n  jaxdeck:\n    theme: black\n---\n\n# T\n"))
     assert "assets/reveal.js/dist/theme/black.css" in to_html(nb)
+
+
+def test_title_slide_shows_where_the_outputs_were_measured(write_deck):
+    nb = deck_to_notebook(write_deck("# T\n\ntext\n"))
+    nb.metadata["jaxdeck_build"] = {"provenance": {"backend": "gpu", "device_kind": "NVIDIA H100", "device_count": 1,
+                                                   "jax": "0.10.2", "executed_at": "2026-11-20T10:00:00+00:00"}}
+    html = to_html(nb)
+    assert "Outputs measured on NVIDIA H100 (gpu) · jax 0.10.2 · 2026-11-20" in html
