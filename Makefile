@@ -12,7 +12,7 @@ DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
 .PHONY: all slides pdf check present test bench clean setup help
 
-all: slides ## build every deck (notebooks and HTML)
+all: slides pdf ## build every deck: notebooks, HTML, PDFs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
