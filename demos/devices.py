@@ -1,0 +1,297 @@
+"""Which machine the talk is running on, and settings that must happen before JAX starts.
+
+``banner()`` shows backend, devices, memory and versions; ``pick()`` scales problem sizes to
+the backend; ``simulate_cpu_devices()`` prepares multi-device demos on one CPU;
+``gpu_memory()`` keeps a shared GPU box usable (no full preallocation by default).
+
+Importing this module never starts JAX's backend: everything that must happen before the
+backend exists has to be able to run first.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import platform
+import re
+import sys
+import warnings
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from ._display import WARN, Displayable, box, esc, html_table, small
+
+PREALLOCATE = "XLA_PYTHON_CLIENT_PREALLOCATE"
+MEM_FRACTION = "XLA_PYTHON_CLIENT_MEM_FRACTION"
+ALLOCATOR = "XLA_PYTHON_CLIENT_ALLOCATOR"
+_COUNT_FLAG = "--xla_force_host_platform_device_count"
+
+
+def backend_initialized() -> bool:
+    """True once JAX has created a backend client (after which XLA flags and env vars are fixed)."""
+    if "jax" not in sys.modules:
+        return False
+    try:
+        from jax._src import xla_bridge
+    except Exception:  # pragma: no cover - very old/new layouts
+        return True
+    probe = getattr(xla_bridge, "backends_are_initialized", None)
+    if probe is not None:
+        return bool(probe())
+    return bool(getattr(xla_bridge, "_backends", {}))  # pragma: no cover
+
+
+# Shared GPU boxes: JAX preallocates 75 % of GPU memory by default, which starves every other
+# kernel on the machine. Unless the user decided otherwise, switch that off before JAX starts.
+PREALLOCATE_DEFAULT_APPLIED = False
+if not backend_initialized() and PREALLOCATE not in os.environ:
+    os.environ[PREALLOCATE] = "false"
+    PREALLOCATE_DEFAULT_APPLIED = True
+
+
+# ---------------------------------------------------------------------------- environment
+
+@dataclass(repr=False)
+class EnvSetting(Displayable):
+    """What a pre-start setting did: the variables set, and whether they can still take effect."""
+
+    what: str
+    variables: dict
+    effective: bool
+    advice: str = ""
+
+    def _text(self) -> str:
+        lines = [f"{self.what}: " + ("will take effect when JAX starts" if self.effective else "NOT in effect")]
+        lines += [f"  {k}={v}" for k, v in self.variables.items()]
+        if self.advice:
+            lines.append(self.advice)
+        return "\n".join(lines)
+
+    def _html(self) -> str:
+        colour = "#2e7d32" if self.effective else WARN
+        status = "will take effect when JAX starts" if self.effective else "NOT in effect"
+        rows = "".join(f"<div><code>{esc(k)}={esc(v)}</code></div>" for k, v in self.variables.items())
+        advice = f'<div style="color:{WARN};font-weight:bold">{esc(self.advice)}</div>' if self.advice else ""
+        return box(f'<div>{esc(self.what)}: <b style="color:{colour}">{esc(status)}</b></div>{rows}{advice}')
+
+
+_RESTART = "Restart the kernel and run this cell before anything else that uses JAX."
+
+
+def gpu_memory(preallocate: bool = False, fraction: float | None = None, allocator: str | None = None) -> EnvSetting:
+    """Set JAX's GPU memory policy (``XLA_PYTHON_CLIENT_*``) explicitly; call before JAX starts.
+
+    ``preallocate=False`` allocates on demand (good on a shared box); ``fraction`` caps the
+    share of GPU memory JAX may take (e.g. 0.5); ``allocator='platform'`` frees memory
+    eagerly (slow, but exact usage). Overrides whatever was set before.
+    """
+    if fraction is not None and not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
+    env = {PREALLOCATE: "true" if preallocate else "false"}
+    if fraction is not None:
+        env[MEM_FRACTION] = f"{fraction:g}"
+    if allocator is not None:
+        env[ALLOCATOR] = allocator
+    os.environ.update(env)
+    live = not backend_initialized()
+    return EnvSetting("GPU memory settings", env, live, "" if live else "JAX has already started. " + _RESTART)
+
+
+def _with_count_flag(flags: str, n: int) -> str:
+    parts = [p for p in flags.split() if not p.startswith(_COUNT_FLAG)]
+    parts.append(f"{_COUNT_FLAG}={n}")
+    return " ".join(parts)
+
+
+def simulate_cpu_devices(n: int = 8, *, cpu_only: bool = False, strict: bool = False) -> EnvSetting:
+    """Make JAX see ``n`` CPU devices, for pmap/sharding demos on one machine.
+
+    Must run before JAX starts its backend (first array or ``jax.devices()``). If it is too
+    late and the count differs, this says clearly that the kernel must be restarted (a
+    warning, or RuntimeError with ``strict=True``). ``cpu_only=True`` also hides GPUs/TPUs so
+    that ``jax.devices()`` is the simulated CPU devices.
+    """
+    if int(n) < 1:
+        raise ValueError(f"need at least one device, got {n!r}")
+    n = int(n)
+    if backend_initialized():
+        import jax
+
+        have = len(jax.devices("cpu"))
+        platform_ok = (not cpu_only) or jax.default_backend() == "cpu"
+        if have == n and platform_ok:
+            return EnvSetting(f"{n} simulated CPU devices", {"jax.devices('cpu')": f"{have} devices"}, True)
+        msg = (f"JAX has already started with {have} CPU device(s) on backend '{jax.default_backend()}', "
+               f"so simulate_cpu_devices({n}) cannot take effect. " + _RESTART)
+        if strict:
+            raise RuntimeError(msg)
+        warnings.warn(msg, RuntimeWarning, stacklevel=2)
+        return EnvSetting(f"{n} simulated CPU devices", {"XLA_FLAGS": os.environ.get("XLA_FLAGS", "")}, False,
+                          "Restart the kernel (Kernel → Restart), then run this cell first.")
+    env = {"XLA_FLAGS": _with_count_flag(os.environ.get("XLA_FLAGS", ""), n), "JAX_NUM_CPU_DEVICES": str(n)}
+    if cpu_only:
+        env["JAX_PLATFORMS"] = "cpu"
+    os.environ.update(env)
+    if "jax" in sys.modules:  # imported but not started: the config option beats the env var
+        import jax
+
+        jax.config.update("jax_num_cpu_devices", n)
+        if cpu_only:
+            jax.config.update("jax_platforms", "cpu")
+    return EnvSetting(f"{n} simulated CPU devices", env, True)
+
+
+# ---------------------------------------------------------------------------- facts
+
+@functools.lru_cache(maxsize=1)
+def host_cpu() -> str:
+    """The host CPU model and core count, e.g. ``'Intel(R) Xeon(R) Processor, 2 cores'``."""
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    model = model or platform.processor() or platform.machine() or "unknown CPU"
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def versions() -> dict:
+    """jax, jaxlib, numpy and Python versions (imports JAX, does not start a backend)."""
+    import jax
+    import jaxlib
+    import numpy
+
+    return {
+        "jax": jax.__version__,
+        "jaxlib": getattr(jaxlib, "__version__", "?"),
+        "numpy": numpy.__version__,
+        "python": platform.python_version(),
+    }
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def describe_devices(devices) -> tuple[str, str, int]:
+    """(backend, device kind, count) for a collection of JAX devices."""
+    devices = list(devices)
+    if not devices:
+        return "host", "host CPU", 0
+    kinds = sorted({d.device_kind for d in devices})
+    return devices[0].platform, " + ".join(kinds), len(devices)
+
+
+def _bytes(n: int | None) -> str:
+    if not n:
+        return "unknown"
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
+def _host_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def pick(cpu=None, gpu=None, tpu=None, *, default=None, backend: str | None = None):
+    """Return the value for the current default backend, e.g. ``n = pick(cpu=2_000, gpu=20_000)``.
+
+    A TPU falls back to the GPU value and a GPU to the TPU value; the CPU never falls back to
+    an accelerator size (it would be too slow), it uses ``default`` instead.
+    """
+    if backend is None:
+        import jax
+
+        backend = jax.default_backend()
+    kind = {"cuda": "gpu", "rocm": "gpu", "metal": "gpu"}.get(backend, backend)
+    table = {"cpu": cpu, "gpu": gpu, "tpu": tpu}
+    order = {"cpu": ["cpu"], "gpu": ["gpu", "tpu"], "tpu": ["tpu", "gpu"]}.get(kind, [kind])
+    for key in order:
+        if table.get(key) is not None:
+            return table[key]
+    if default is not None:
+        return default
+    raise ValueError(f"pick() has no value for backend '{backend}'; pass {kind}=... or default=...")
+
+
+# ---------------------------------------------------------------------------- banner
+
+@dataclass(repr=False)
+class Banner(Displayable):
+    """Facts about the machine the demos run on (see :func:`banner`)."""
+
+    backend: str
+    device_kind: str
+    device_count: int
+    memory: str
+    versions: dict
+    host: str
+    xla_flags: str = ""
+    memory_policy: str = ""
+    timestamp: str = ""
+    devices: list = field(default_factory=list)
+
+    def rows(self) -> list[tuple[str, str]]:
+        rows = [
+            ("backend", self.backend),
+            ("devices", f"{self.device_count} × {self.device_kind}"),
+            ("memory", self.memory),
+            ("host", self.host),
+            ("versions", ", ".join(f"{k} {v}" for k, v in self.versions.items())),
+        ]
+        if self.memory_policy:
+            rows.append(("GPU memory", self.memory_policy))
+        if self.xla_flags:
+            rows.append(("XLA_FLAGS", self.xla_flags))
+        return rows
+
+    def _text(self) -> str:
+        width = max(len(k) for k, _ in self.rows())
+        return "\n".join(f"{k.ljust(width)}  {v}" for k, v in self.rows())
+
+    def _html(self) -> str:
+        return box(html_table(["", ""], self.rows()) + small(f"as of {self.timestamp}"), title="JAX backend")
+
+
+def banner() -> Banner:
+    """Backend, device kind and count, memory where known, host and versions (starts JAX)."""
+    import jax
+
+    devices = jax.devices()
+    backend, kind, count = describe_devices(devices)
+    limits = []
+    for d in devices:
+        try:
+            stats = d.memory_stats() or {}
+        except Exception:
+            stats = {}
+        if stats.get("bytes_limit"):
+            limits.append(stats["bytes_limit"])
+    if limits:
+        memory = f"{_bytes(limits[0])} per device (JAX's limit)"
+    else:
+        memory = f"{_bytes(_host_memory())} host RAM (shared by the CPU devices)"
+    policy = ""
+    if backend != "cpu":
+        policy = f"{PREALLOCATE}={os.environ.get(PREALLOCATE, 'true (JAX default)')}"
+        if os.environ.get(MEM_FRACTION):
+            policy += f", {MEM_FRACTION}={os.environ[MEM_FRACTION]}"
+    return Banner(backend=backend, device_kind=kind, device_count=count, memory=memory, versions=versions(),
+                  host=host_cpu(), xla_flags=os.environ.get("XLA_FLAGS", ""), memory_policy=policy,
+                  timestamp=utc_now(), devices=[str(d) for d in devices])
+
+
+def device_count_from_flags(flags: str | None = None) -> int | None:
+    """The simulated CPU device count requested in ``XLA_FLAGS`` (None if not requested)."""
+    flags = os.environ.get("XLA_FLAGS", "") if flags is None else flags
+    m = re.search(_COUNT_FLAG + r"=(\d+)", flags)
+    return int(m.group(1)) if m else None

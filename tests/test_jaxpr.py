@@ -1,0 +1,138 @@
+"""demos.jaxpr: exact jaxpr text, both HLO stages, a truthful diff, escaped HTML."""
+
+import jax
+import jax.numpy as jnp
+import pytest
+from pygments.token import Keyword, Name
+
+from demos import jaxpr as J
+from demos._display import highlight
+
+
+def elementwise(x):
+    return jnp.sin(x) * 2.0 + 1.0
+
+
+def with_kwargs(x, *, scale):
+    return x * scale
+
+
+def pytree_in(p):
+    return p["w"] @ p["x"] + p["b"]
+
+
+def dead_code(x, w):
+    unused = jnp.cos(x) * 3.0  # noqa: F841 - dead on purpose
+    return jnp.tanh(x @ w).sum(axis=0)
+
+
+X = jnp.ones(8)
+M = jnp.ones((8, 16))
+W = jnp.ones((16, 4))
+P = {"w": jnp.ones((4, 3)), "x": jnp.ones(3), "b": jnp.ones(4)}
+
+
+@pytest.mark.parametrize("fn, args, kwargs", [
+    (elementwise, (X,), {}),
+    (with_kwargs, (X,), {"scale": 3.0}),
+    (pytree_in, (P,), {}),
+    (dead_code, (M, W), {}),
+    (jax.jit(elementwise), (X,), {}),
+])
+def test_show_text_is_exactly_make_jaxpr(fn, args, kwargs):
+    view = J.show(fn, *args, **kwargs)
+    assert view.text == str(jax.make_jaxpr(fn)(*args, **kwargs))
+    assert str(view) == view.text == repr(view)
+
+
+def test_show_static_argnums():
+    def power(x, n):
+        return x ** n
+
+    assert J.show(power, X, 3, static_argnums=1).text == str(jax.make_jaxpr(power, static_argnums=1)(X, 3))
+
+
+def test_show_html_is_highlighted_inline_and_escaped():
+    def shady(x):
+        return x
+
+    shady.__name__ = "<b>&"
+    html = J.show(shady, X)._repr_html_()
+    assert "&lt;b&gt;&amp;" in html and "<b>&" not in html
+    assert '<span style="' in html and '<span class=' not in html  # inline styles survive export
+    assert "<script" not in html
+
+
+def test_lexers_mark_keywords_and_primitives():
+    tokens = list(J.JaxprLexer().get_tokens("{ lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }"))
+    assert (Keyword, "lambda") in tokens
+    assert (Name.Builtin, "sin") in tokens
+    assert (Keyword.Type, "f32[3]") in tokens
+    ir = list(J.IRLexer().get_tokens("%0 = stablehlo.sine %arg0 : tensor<4xf32>"))
+    assert (Keyword, "stablehlo.sine") in ir and (Keyword.Type, "tensor<4xf32>") in ir
+
+
+def test_highlight_escapes_angle_brackets_and_ampersands():
+    html = highlight("a < b && c > d", J.IRLexer())
+    assert "&lt;" in html and "&gt;" in html and "&amp;&amp;" in html
+    assert "a < b" not in html
+
+
+def test_lowered_stage_is_stablehlo_and_escaped():
+    view = J.hlo(elementwise, X)
+    assert view.stage == "lowered"
+    assert view.text == jax.jit(elementwise).lower(X).as_text()
+    assert "stablehlo.sine" in view.text and "tensor<8xf32>" in view.text
+    html = view._repr_html_()
+    assert "tensor&lt;8xf32&gt;" in html and "tensor<8xf32>" not in html
+
+
+@pytest.mark.parametrize("stage", ["optimized", "optimised"])
+def test_optimised_stage_is_hlo_without_metadata(stage):
+    view = J.hlo(elementwise, X, stage=stage)
+    assert view.stage == "optimized"
+    assert "HloModule" in view.text and "ENTRY" in view.text and "fusion" in view.text
+    assert "metadata=" in view.raw and "metadata=" not in view.text
+    assert "stack_frame_id" not in view.text
+    full = J.hlo(elementwise, X, stage=stage, clean=False)
+    assert full.text == full.raw == jax.jit(elementwise).lower(X).compile().as_text()
+
+
+def test_bad_stage_is_refused():
+    with pytest.raises(ValueError, match="stage"):
+        J.hlo(elementwise, X, stage="assembly")
+
+
+def test_clean_hlo_strips_nested_braces():
+    text = ('%f = f32[4]{0} fusion(%x), kind=kLoop, calls=%c, metadata={op_name="a{b}"}, '
+            'backend_config={"k":{"n":1}}\n')
+    assert J.clean_hlo(text) == "%f = f32[4]{0} fusion(%x), kind=kLoop, calls=%c\n"
+
+
+def test_diff_shows_fusion_of_an_elementwise_chain():
+    d = J.diff(elementwise, jnp.ones(1000))
+    assert d.jaxpr_ops == ["sin", "mul", "add"]
+    assert len(d.kernels) == 1 and d.kernels[0].opcode == "fusion"
+    assert {"sine", "multiply", "add"} <= set(d.kernels[0].ops)
+    assert len(d.kernels) < len(d.stablehlo_ops)
+    assert d.cost.get("flops", 0) > 0 and d.cost.get("transcendentals", 0) >= 1000
+    assert "1 XLA kernel" in str(d)
+
+
+def test_diff_reports_dead_code():
+    d = J.diff(dead_code, M, W)
+    assert "cos" in d.jaxpr_ops
+    assert "cosine" in d.dropped_by_jax and "cosine" in d.removed
+    text = str(d)
+    assert "cosine" in text and "dropped by JAX" in text
+    html = d._repr_html_()
+    assert "dropped by JAX" in html and "<table" in html
+    assert "-&gt;" in html  # the headline arrows are escaped
+
+
+def test_diff_matches_the_compilers_own_cost_analysis():
+    d = J.diff(elementwise, X)
+    compiled = jax.jit(elementwise).lower(X).compile()
+    cost = compiled.cost_analysis()
+    cost = cost[0] if isinstance(cost, (list, tuple)) else cost
+    assert d.cost["flops"] == cost["flops"]
