@@ -127,6 +127,18 @@ class Server:
         self.stop()
 
 
+#: RISE defaults for decks: a theme with no web fonts (the venue may have no network),
+#: slide numbers, top-aligned slides. A deck's own `rise:` header still wins.
+RISE_SETTINGS = {"theme": "white", "center": False, "slideNumber": "c/t",
+                 "transition": "none"}
+
+def write_live_settings(home: Path) -> None:
+    """RISE's settings, in the server's private config folders."""
+    settings = home / "config" / "lab" / "user-settings" / "jupyterlab-rise"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "plugin.jupyterlab-settings").write_text(json.dumps(RISE_SETTINGS, indent=2))
+
+
 def server_env(home: Path, root: Path) -> dict[str, str]:
     """The server's (and so the kernels') environment: GPU settings, and no user Jupyter config."""
     env = dict(os.environ)
@@ -138,6 +150,7 @@ def server_env(home: Path, root: Path) -> dict[str, str]:
     env["JUPYTER_RUNTIME_DIR"] = str(home / "runtime")
     env["JUPYTERLAB_SETTINGS_DIR"] = str(home / "config" / "lab" / "user-settings")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(home / "config" / "lab" / "workspaces")
+    write_live_settings(home)
     env.pop("JUPYTER_TOKEN", None)
     env.pop("JUPYTER_PASSWORD", None)
     # the kernel runs in the deck's folder: `import demos` must find the repository's package
@@ -170,6 +183,8 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         "--ServerApp.contents_manager_class=jaxdeck.contents.DeckContentsManager",
         f"--DeckContentsManager.decks_dir={decks_dir}", f"--DeckContentsManager.build_dir={build_dir}",
         "--ServerApp.allow_remote_access=" + ("True" if allow_remote else "False"),
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # containers on GPU boxes often run as root

@@ -101,10 +101,15 @@ def test_prints_the_slideshow_url_of_the_first_deck_and_lists_the_others(server)
 
 def test_slideshow_runs_a_demo_cell_live(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
+    remote = []  # the venue may have no network: the slideshow must not need it
+    page.on("request", lambda r: remote.append(r.url)
+            if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
     try:
         page.goto(server["url"])
         page.wait_for_selector(".reveal .slides section", state="visible", timeout=60000)
         assert "Live presenting fixture" in page.inner_text(".reveal .slides section.present")
+        first = page.inner_text(".reveal .slides section.present")
+        assert not first.lstrip().startswith("---")
         page.screenshot(path=str(tmp_path / "title.png"))
 
         page.keyboard.press("ArrowRight")  # the demo slide
@@ -127,6 +132,7 @@ def test_slideshow_runs_a_demo_cell_live(server, browser, tmp_path):
         assert live == ["live 42 false\n"] or live[0].strip() == "live 42 false", texts
         assert not any("PREBAKED" in t for t in texts)
         page.screenshot(path=str(tmp_path / "demo.png"))
+        assert remote == []
     finally:
         page.close()
 
