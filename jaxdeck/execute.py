@@ -49,6 +49,27 @@ def kernel_env() -> dict[str, str]:
     return env
 
 
+LISTING_TAG = "jaxdeck-listing"
+
+
+def mark_listings(nb: nbformat.NotebookNode) -> list:
+    """Cells with code-line highlight steps are listings to show, not to run: tag them for nbclient to skip."""
+    listings = [c for c in nb.cells if c.cell_type == "code" and c.metadata.get("highlight")]
+    for cell in listings:
+        cell.metadata.setdefault("tags", []).append(LISTING_TAG)
+    return listings
+
+
+def unmark_listings(listings: list) -> None:
+    """Take the temporary tag off again, so the notebook still writes back to the same Markdown."""
+    for cell in listings:
+        tags = [t for t in cell.metadata.get("tags", []) if t != LISTING_TAG]
+        if tags:
+            cell.metadata["tags"] = tags
+        else:
+            cell.metadata.pop("tags", None)
+
+
 class _TimedOut(Exception):
     """Raised from the hook after our watchdog interrupted a cell."""
 
@@ -88,7 +109,8 @@ def execute(nb: nbformat.NotebookNode, path: str | Path, *, timeout: float | Non
     path = Path(path)
     nb = copy.deepcopy(nb)
     default = timeout or nb.metadata.get("jaxdeck", {}).get("timeout") or DEFAULT_TIMEOUT_S
-    code_cells = [c for c in nb.cells if c.cell_type == "code"]
+    listings = mark_listings(nb)
+    code_cells = [c for c in nb.cells if c.cell_type == "code" and c not in listings]
     state = {"cell": None, "k": 0, "timer": None, "timed_out": None}
 
     def started(cell, cell_index, **_):
@@ -131,7 +153,9 @@ def execute(nb: nbformat.NotebookNode, path: str | Path, *, timeout: float | Non
         km.transport = "ipc"
         km.ip = os.path.join(tempfile.mkdtemp(prefix="jaxdeck-kernel-"), "kernel")
     client = NotebookClient(
-        nb, km=km, timeout=int(default), timeout_func=lambda cell: int(cell_timeout(cell, default)),
+        # nbclient's own timeout is a backstop for a kernel that ignores our interrupt
+        nb, km=km, timeout=int(default), timeout_func=lambda cell: int(cell_timeout(cell, default)) + 30,
+        skip_cells_with_tag=LISTING_TAG,
         resources={"metadata": {"path": str(path.parent.resolve())}},
         on_cell_start=started, on_cell_execute=watch, on_cell_executed=finished, on_notebook_start=ready, record_timing=True,
         interrupt_on_timeout=False, startup_timeout=120,
@@ -143,6 +167,7 @@ def execute(nb: nbformat.NotebookNode, path: str | Path, *, timeout: float | Non
         finally:
             if state["timer"] is not None:
                 state["timer"].cancel()
+            unmark_listings(listings)
     except (CellTimeoutError, _TimedOut, CellExecutionError) as err:
         cell = state["cell"]
         line, slide = _where(cell)

@@ -50,3 +50,12 @@ def test_the_input_notebook_is_not_changed(write_deck):
     nb = deck_to_notebook(deck)
     executed = execute(nb, deck)
     assert nb.cells[1].outputs == [] and executed.cells[1].outputs[0]["data"]["text/plain"] == "42"
+
+
+def test_highlight_listings_are_shown_not_run(write_deck):
+    deck = write_deck('# T\n\n```python highlight="1|2"\nimport nonexistent_module\nraise SystemExit\n```\n\n```python\n1 + 1\n```\n')
+    nb = run(deck)
+    listing, cell = [c for c in nb.cells if c.cell_type == "code"]
+    assert listing.outputs == [] and "tags" not in listing.metadata
+    assert cell.outputs[0]["data"]["text/plain"] == "2"
+    assert [r[0] for r in cell_durations(nb)] == [8]
