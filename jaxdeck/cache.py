@@ -3,7 +3,8 @@
 Key (sha256 of a JSON document):
 
 - the deck's code cells in order: each cell's source and the metadata that changes
-  how it runs (``tags``, e.g. ``raises-exception``/``skip-execution``, and ``timeout``),
+  how it runs (``tags``, e.g. ``raises-exception``/``skip-execution``, ``timeout``, and
+  whether it is a ``highlight`` listing that is shown rather than run),
   plus the deck's default timeout;
 - the kernel environment (:mod:`jaxdeck.fingerprint`): Python, jax, jaxlib, numpy,
   backend, device kind and the JAX/XLA environment variables;
@@ -53,7 +54,7 @@ def cell_identity(cell) -> dict:
     """What about a code cell changes its outputs: its source and how it is run."""
     tags = cell.metadata.get("tags", [])
     return {"source": cell.source, "tags": sorted(tags) if isinstance(tags, list) else tags,
-            "timeout": cell.metadata.get("timeout")}
+            "timeout": cell.metadata.get("timeout"), "listing": bool(cell.metadata.get("highlight"))}
 
 
 def code_identity(nb) -> dict:

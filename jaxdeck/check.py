@@ -22,6 +22,7 @@ import nbformat
 
 from .browser import chromium, open_deck
 from .errors import DeckError, display_path
+from .source import round_trip_difference
 from .structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count
 
 DEFAULT_BUDGET_S = 2.0
@@ -133,6 +134,11 @@ def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
         if not any(text.strip() for text in notes.get(number, [])):
             problems.append(Problem(number, "notes", "no speaker notes; add a paragraph starting with 'Note:'",
                                     str(deck), lines.get(number)))
+    difference = round_trip_difference(deck)
+    if difference is not None:
+        line, written, found = difference
+        problems.append(Problem(1, "round-trip", f"jupytext writes line {line} as {written!r}, not {found!r}, "
+                                "so live edits would rewrite it; write it jupytext's way", str(deck), line))
     budget = budget_of(nb)
     for cell in nb.cells:
         info = cell.metadata.get("jaxdeck", {})

@@ -214,6 +214,28 @@ def cell_metadata_filter(nb: nbformat.NotebookNode) -> str:
     return ",".join(keys + [NO_CELL_METADATA])
 
 
+def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
+    """Where jupytext would write the deck differently: (line, what it writes, what is there).
+
+    A deck must read back byte for byte (edits saved live go through jupytext); a header
+    jupytext formats differently (key order, long or non-ASCII values) breaks that.
+    """
+    path = Path(path)
+    text = read_text(path)
+    config = jupytext_config(path)
+    nb = jupytext.reads(text, fmt=path.suffix.lstrip(".") or "md", config=config)
+    nb.metadata.setdefault("jupytext", {})["cell_metadata_filter"] = cell_metadata_filter(nb)
+    again = jupytext.writes(nb, fmt=path.suffix.lstrip(".") or "md", config=config)
+    if again == text:
+        return None
+    ours, theirs = text.split("\n"), again.split("\n")
+    for number, (mine, written) in enumerate(zip(ours, theirs), start=1):
+        if mine != written:
+            return number, written, mine
+    number = min(len(ours), len(theirs))
+    return number, (theirs[number - 1] if number <= len(theirs) else ""), ""
+
+
 def read_notebook(path: str | Path) -> tuple[nbformat.NotebookNode, list[int]]:
     """The jupytext notebook of a deck and the source line of each cell, or a DeckError."""
     path = Path(path)

@@ -152,7 +152,8 @@ def test_concurrent_builds_leave_a_valid_cache_and_outputs(deck, tmp_path):
     for run in runs:
         out, err = run.communicate(timeout=180)
         assert run.returncode == 0, err
-    assert len(executions(deck)) == 6  # both executed (neither found an entry yet)
+    ran = len(executions(deck))
+    assert ran >= 3 and ran % 3 == 0  # whole runs only (whether the second found the first's entry is a race)
     entries = list((root / "cache" / "exec").rglob("*.json"))
     assert len(entries) == 1
     entry = json.loads(entries[0].read_text())
@@ -163,7 +164,7 @@ def test_concurrent_builds_leave_a_valid_cache_and_outputs(deck, tmp_path):
     assert "answer 42" in (root / "html" / "cache_basic.html").read_text()
     # and the cache they left serves the next build
     nb = built(build_deck(deck, root))
-    assert len(executions(deck)) == 6 and nb.metadata.jaxdeck_build.cells_executed == 0
+    assert len(executions(deck)) == ran and nb.metadata.jaxdeck_build.cells_executed == 0
 
 
 def test_frozen_outputs_from_another_build(deck, tmp_path):

@@ -71,3 +71,13 @@ def test_deck_passes_check(deck, built, browser):
     outputs, nb = built(deck)
     problems = check_deck(deck, nb, outputs.html, browser=browser)
     assert not problems, "\n".join(str(p) for p in problems)
+
+
+def test_a_header_jupytext_would_rewrite_is_reported(write_deck):
+    from jaxdeck.check import notebook_problems
+    from jaxdeck.convert import deck_to_notebook
+
+    deck = write_deck("---\njupyter:\n  jaxdeck:\n    title: T\n    author: A\n---\n\n# T\n\nNote: n\n")
+    problems = notebook_problems(deck, deck_to_notebook(deck))
+    assert [(p.kind, p.line) for p in problems] == [("round-trip", 4)]
+    assert "author: A" in problems[0].message
