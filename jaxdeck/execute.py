@@ -168,6 +168,7 @@ def execute(nb: nbformat.NotebookNode, path: str | Path, *, timeout: float | Non
             if state["timer"] is not None:
                 state["timer"].cancel()
             unmark_listings(listings)
+            shutdown(km)
     except (CellTimeoutError, _TimedOut, CellExecutionError) as err:
         cell = state["cell"]
         line, slide = _where(cell)
@@ -210,6 +211,15 @@ def kernel_peak_rss(km) -> int | None:
         return psutil.Process(pid).memory_info().rss
     except Exception:
         return None
+
+
+def shutdown(km: KernelManager) -> None:
+    """Stop the kernel now: nbclient leaves a kernel manager it was given running."""
+    try:
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
+    except Exception:  # the kernel may already be gone (it died, or was interrupted)
+        pass
 
 
 def cell_durations(nb: nbformat.NotebookNode) -> list[tuple[int, int, float, list[str]]]:
