@@ -8,18 +8,18 @@ and a slide taller or wider than its page is scaled down to fit (``jaxdeck check
 reports such slides, with how many pixels they overflow).
 
 ``build/pdf/NAME-handout.pdf`` is A4 portrait: a title page with the deck's
-metadata and the machine its outputs were produced on, then per slide a picture
-of the slide exactly as it is printed in the slides PDF, followed by its speaker
-notes as text (so a PDF text extractor reads them, in order). Page headers carry
-the deck title and page number; each slide's page starts with its slide number.
+metadata and the machine its outputs were produced on, then per slide the slide
+exactly as it is printed in the slides PDF (the same laid-out page, shrunk to the
+paper's width: text stays text), followed by its speaker notes (so a PDF text
+extractor reads them, in order). Page headers carry the deck title and page number;
+each slide's page starts with its slide number.
 
 The same browser page produces both files: the print view is laid out once,
-photographed slide by slide, then printed.
+printed as slides, then restyled as the handout and printed again.
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import html as html_lib
 import time
@@ -48,8 +48,6 @@ PRINT_QUERY = "?print-pdf&margin=0&pdfMaxPagesPerSlide=1&pdfSeparateFragments=fa
 
 #: the margin around the slide frame on screen (export.reveal_config), kept on paper
 SCREEN_MARGIN = 0.04
-#: JPEG quality of the slide pictures in the handout (sharp text, small and fast to print)
-IMAGE_QUALITY = 88
 
 _notes_markdown = MarkdownIt("commonmark")
 
@@ -118,21 +116,6 @@ def page_count(page) -> int:
     return page.evaluate("document.querySelectorAll('.reveal .slides .pdf-page').length")
 
 
-def slide_images(page, width: int = 1280, height: int = 720, quality: int = IMAGE_QUALITY) -> list[bytes]:
-    """A JPEG of every printed page, top to bottom (what the slides PDF shows).
-
-    Each page is scrolled into the viewport and photographed there (a full-page
-    capture would resize the whole view per slide); JPEG goes into the handout PDF as is.
-    """
-    tops = page.evaluate("() => [...document.querySelectorAll('.reveal .slides .pdf-page')].map(p => p.offsetTop)")
-    shots = []
-    for top in tops:
-        page.evaluate("y => window.scrollTo(0, y)", top)
-        shots.append(page.screenshot(type="jpeg", quality=quality, animations="disabled", caret="initial",
-                                     clip={"x": 0, "y": 0, "width": width, "height": height}))
-    return shots
-
-
 def render_notes(texts: list[str]) -> str:
     """Speaker notes (Markdown, written by the deck's author) as HTML."""
     return "\n".join(_notes_markdown.render(text) for text in texts if text.strip())
@@ -168,21 +151,6 @@ def provenance_rows(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
     return rows
 
 
-def handout_html(nb: nbformat.NotebookNode, images: list[bytes], source: str) -> str:
-    """The handout page: title page, then each slide's picture and notes."""
-    options = nb.metadata.get("jaxdeck", {}) or {}
-    title = options.get("title") or Path(source).stem
-    notes = notes_by_slide(nb)
-    slides = [{"number": number,
-               "image": "data:image/jpeg;base64," + base64.b64encode(image).decode("ascii"),
-               "notes": render_notes(notes.get(number, []))}
-              for number, image in enumerate(images, start=1)]
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEME)), autoescape=False)
-    return environment.get_template(HANDOUT_TEMPLATE.name).render(
-        title=title, options=options, metadata=title_metadata(nb, source), provenance=provenance_rows(nb),
-        slides=slides, source=source, css=HANDOUT_CSS.read_text(encoding="utf-8"))
-
-
 def header_template(title: str) -> str:
     style = "font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 8px; color: #555; width: 100%; margin: 0 16mm;"
     return (f'<div style="{style} display: flex; justify-content: space-between;">'
@@ -190,17 +158,59 @@ def header_template(title: str) -> str:
             '<span>page <span class="pageNumber"></span> / <span class="totalPages"></span></span></div>')
 
 
-def print_handout(browser, nb: nbformat.NotebookNode, images: list[bytes], source: str) -> bytes:
+#: turn the laid-out print view into the handout: a title page first, then per slide
+#: a heading, the slide itself (live text, vector) shrunk to the paper's width, its notes
+HANDOUT_JS = """
+({front, labels, notes}) => {
+  document.documentElement.classList.add('jd-handout');
+  const pages = [...document.querySelectorAll('.reveal .slides .pdf-page')];
+  pages.forEach((page, i) => {
+    const head = document.createElement('div');
+    head.className = 'jd-slide-head';
+    head.innerHTML = labels[i] || '';
+    const body = document.createElement('div');
+    body.className = 'jd-notes';
+    body.innerHTML = notes[i] || '<p class="jd-no-notes">(no notes for this slide)</p>';
+    const frame = document.createElement('div');
+    frame.className = 'jd-frame';
+    page.parentNode.insertBefore(head, page);
+    page.parentNode.insertBefore(frame, page);
+    frame.appendChild(page);
+    frame.parentNode.insertBefore(body, frame.nextSibling);
+    head.classList.add('jd-break');
+  });
+  const title = document.createElement('div');
+  title.className = 'jd-title-page';
+  title.innerHTML = front;
+  document.querySelector('.reveal .slides').prepend(title);
+  return pages.length;
+}
+""".strip()
+
+
+def handout_parts(nb: nbformat.NotebookNode, pages: int, source: str) -> dict:
+    """The handout's title page, per-slide headings and rendered notes (HTML strings)."""
     options = nb.metadata.get("jaxdeck", {}) or {}
     title = options.get("title") or Path(source).stem
-    page = browser.new_page()
-    try:
-        page.set_content(handout_html(nb, images, source), wait_until="load")
-        return page.pdf(format="A4", print_background=True, display_header_footer=True,
-                        header_template=header_template(f"{title} (handout)"), footer_template="<span></span>",
-                        margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
-    finally:
-        page.close()
+    notes = notes_by_slide(nb)
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEME)), autoescape=False)
+    front = environment.get_template(HANDOUT_TEMPLATE.name).render(
+        title=title, options=options, metadata=title_metadata(nb, source), provenance=provenance_rows(nb),
+        count=pages, source=source)
+    escaped = html_lib.escape(title)
+    labels = [f"<span><strong>Slide {k}</strong> / {pages}</span><span>{escaped}</span>" for k in range(1, pages + 1)]
+    return {"front": front, "labels": labels, "notes": [render_notes(notes.get(k, [])) for k in range(1, pages + 1)]}
+
+
+def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str) -> bytes:
+    """The A4 handout, printed from the same laid-out print view as the slides PDF."""
+    options = nb.metadata.get("jaxdeck", {}) or {}
+    title = options.get("title") or Path(source).stem
+    page.evaluate(HANDOUT_JS, handout_parts(nb, page_count(page), source))
+    page.add_style_tag(content=HANDOUT_CSS.read_text(encoding="utf-8"))
+    return page.pdf(format="A4", print_background=True, display_header_footer=True, prefer_css_page_size=False,
+                    header_template=header_template(f"{title} (handout)"), footer_template="<span></span>",
+                    margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
 
 
 def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser=None,
@@ -209,7 +219,7 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
 
     ``browser`` is an already started Playwright Browser (``jaxdeck.browser.chromium()``),
     shared by several decks; without one a browser is started for this call.
-    ``timings``, when given, receives the seconds of each step (slides, images, handout, total).
+    ``timings``, when given, receives the seconds of each step (slides, handout, total).
     """
     width, height = slide_size(nb)
     clock = time.perf_counter()
@@ -222,15 +232,12 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
                 raise DeckError(outputs.deck, None, f"the HTML deck has {pages} slides but the notebook {expected}",
                                 "rebuild it with `make slides`")
             mark = time.perf_counter()
-            images = slide_images(page, width, height)
-            steps["images"] = time.perf_counter() - mark
-            mark = time.perf_counter()
             slides_pdf = page.pdf(width=f"{width}px", height=f"{height}px", print_background=True,
                                   prefer_css_page_size=False, margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
             steps["slides"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        handout_pdf = print_handout(started, nb, images, str(outputs.deck))
-        steps["handout"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            handout_pdf = print_handout_from_view(page, nb, str(outputs.deck))
+            steps["handout"] = time.perf_counter() - mark
     write_bytes(outputs.pdf, slides_pdf)
     write_bytes(outputs.handout, handout_pdf)
     steps["total"] = time.perf_counter() - clock
