@@ -12,7 +12,8 @@ DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
 .PHONY: all slides pdf check present test bench clean setup help
 
-all: slides pdf ## build every deck: notebooks, HTML, PDFs
+all: setup ## build every deck: notebooks, HTML, PDFs
+	$(PY) -m jaxdeck build --pdf $(DECKS)
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12

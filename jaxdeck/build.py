@@ -22,7 +22,7 @@ from .cache import ExecutionCache, cache_key, reuse_outputs
 from .convert import deck_to_notebook
 from .decks import BUILD, Outputs
 from .execute import execute
-from .export import export_html
+from .export import export_html, warm_up_exporter
 from .progress import Progress
 
 
@@ -54,10 +54,11 @@ def execute_cached(nb: nbformat.NotebookNode, deck: Path, root: Path = BUILD, *,
 
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
-               stats: dict | None = None) -> Outputs:
+               stats: dict | None = None, printer=None) -> Outputs:
     """Build one deck's executed notebook and HTML; earlier artefacts stay until each is replaced.
 
-    ``stats``, when given, receives the seconds of each stage (convert, execute, export_html).
+    With a ``printer`` (:class:`jaxdeck.printer.BackgroundPrinter`) the PDFs are printed too.
+    ``stats``, when given, receives the seconds of each stage (convert, execute, export_html, pdf).
     """
     outputs = Outputs(deck, root)
     name = deck.name
@@ -76,20 +77,39 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     write_text(outputs.notebook, nbformat.writes(executed))
     export_html(executed, deck, outputs.html)
     t_html = time.perf_counter()
+    if printer is not None:
+        if shown:
+            shown.stage(name, "pdf")
+        printer.print_pdfs(executed, outputs.html, outputs)
+    t_pdf = time.perf_counter()
     if stats is not None:
         stats.update({"convert": t_convert - clock, "execute": t_execute - t_convert, "export_html": t_html - t_execute,
+                      "pdf": t_pdf - t_html if printer is not None else None,
                       "cache": executed.metadata.get("jaxdeck_build", {}).get("cache"),
                       "cells_executed": executed.metadata.get("jaxdeck_build", {}).get("cells_executed")})
     return outputs
 
 
 def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
-          frozen: str | Path | None = None) -> list[Outputs]:
-    """Build every deck in turn (stopping at the first error, which names its deck and line)."""
+          frozen: str | Path | None = None, pdf: bool = False) -> list[Outputs]:
+    """Build every deck in turn (stopping at the first error, which names its deck and line).
+
+    ``pdf=True`` prints the PDFs as well, in a browser that starts while the first deck runs.
+    """
     results = []
-    with Progress(len(decks)) as shown:
-        for deck in decks:
-            results.append(build_deck(deck, root, shown, timeout, cache=cache, frozen=frozen))
-            shown.say(f"built {deck} -> {results[-1].html}")
-            shown.advance()
+    printer = None
+    if pdf:
+        from .printer import BackgroundPrinter
+
+        printer = BackgroundPrinter()
+    warm_up_exporter()
+    try:
+        with Progress(len(decks)) as shown:
+            for deck in decks:
+                results.append(build_deck(deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer))
+                shown.say(f"built {deck} -> {results[-1].html}")
+                shown.advance()
+    finally:
+        if printer is not None:
+            printer.close()
     return results

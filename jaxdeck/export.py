@@ -7,7 +7,9 @@ outputs is escaped by nbconvert; only markup the deck or a rich repr produced is
 
 from __future__ import annotations
 
+import functools
 import shutil
+import threading
 from pathlib import Path
 
 import nbformat
@@ -38,11 +40,32 @@ def reveal_config(options: dict) -> dict:
     }
 
 
+_exporter_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def exporter() -> HTMLExporter:
+    """One nbconvert exporter per process: its templates are compiled once."""
+    made = HTMLExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
+    made.exclude_anchor_links = True
+    return made
+
+
+def warm_up_exporter() -> threading.Thread:
+    """Compile the templates in the background (a build does this while the first kernel runs)."""
+    def run():
+        with _exporter_lock:
+            exporter().from_notebook_node(nbformat.v4.new_notebook(), resources={"jaxdeck": {
+                "title": "", "assets": "assets", "theme_css": [], "config": {}}})
+
+    thread = threading.Thread(target=run, name="jaxdeck-exporter", daemon=True)
+    thread.start()
+    return thread
+
+
 def to_html(nb: nbformat.NotebookNode, title: str | None = None) -> str:
     """The deck as one HTML page that expects ./assets beside it."""
     options = nb.metadata.get("jaxdeck", {}) or {}
-    exporter = HTMLExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
-    exporter.exclude_anchor_links = True
     prepared = layout(nb)
     resources = {
         "jaxdeck": {
@@ -52,7 +75,8 @@ def to_html(nb: nbformat.NotebookNode, title: str | None = None) -> str:
             "config": reveal_config(options),
         }
     }
-    body, _ = exporter.from_notebook_node(prepared, resources=resources)
+    with _exporter_lock:
+        body, _ = exporter().from_notebook_node(prepared, resources=resources)
     # plugins are JavaScript objects, not JSON: name them after serialisation
     return body.replace('"plugins": []', '"plugins": [RevealNotes, RevealHighlight]')
 

@@ -25,10 +25,13 @@ def add_arguments(command) -> None:
                          help="take outputs from an executed notebook (e.g. build/notebooks/NAME.ipynb copied "
                               "from a GPU box, or a folder of them) instead of running the kernel; "
                               "code cells must match")
+    command.add_argument("--pdf", action="store_true",
+                         help="print build/pdf/NAME.pdf and NAME-handout.pdf too (the browser starts while decks run)")
 
 
 def run(args) -> int:
     decks = find_decks(args.decks)
-    for outputs in build(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen):
-        print(f"{outputs.deck} -> {outputs.notebook}, {outputs.html}")
+    for outputs in build(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf):
+        made = [outputs.notebook, outputs.html] + ([outputs.pdf, outputs.handout] if args.pdf else [])
+        print(f"{outputs.deck} -> {', '.join(str(p) for p in made)}")
     return 0
