@@ -106,13 +106,9 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool) -> lis
     return pieces
 
 
-def uses_markers(cells, path: Path, lines: list[int]) -> bool:
-    """True when the deck spells slide breaks with ``---``/``--`` (else headings start slides)."""
-    for cell, line in zip(cells, lines):
-        if cell.cell_type == "markdown" and not explicit_metadata(cell):
-            if any(p.kind in (SLIDE, SUBSLIDE) and p.marker for p in split_points(cell.source, path, line, False)):
-                return True
-    return False
+def is_breaking(pieces: list[Piece]) -> bool:
+    """True when a cell spells a slide break with ``---``/``--`` (else headings start slides)."""
+    return any(p.kind in (SLIDE, SUBSLIDE) and p.marker for p in pieces)
 
 
 def _split_cell(cell, pieces: list[Piece]):
@@ -146,13 +142,16 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbf
     """Split markdown cells at markers and record each cell's slide type, line and slide number."""
     path = Path(path)
     explicit_slideshow = any("slideshow" in explicit_metadata(c) for c in nb.cells)
-    marker_mode = uses_markers(nb.cells, path, lines)
+    splittable = [c.cell_type == "markdown" and not explicit_metadata(c) for c in nb.cells]
+    found = [split_points(c.source, path, line, False) if ok else [] for c, line, ok in zip(nb.cells, lines, splittable)]
+    marker_mode = any(is_breaking(pieces) for pieces in found)
     cells = []
-    for cell, line in zip(nb.cells, lines):
-        if cell.cell_type != "markdown" or explicit_metadata(cell):
+    for cell, line, ok, pieces in zip(nb.cells, lines, splittable, found):
+        if not ok:
             cells.append((cell, Piece(0, CONTINUE, None), line))
             continue
-        pieces = split_points(cell.source, path, line, headings=not marker_mode)
+        if not marker_mode:
+            pieces = split_points(cell.source, path, line, headings=True)
         split = _split_cell(cell, pieces) if pieces else None
         if not split:
             kind = pieces[0].kind if pieces and pieces[0].start == 0 else CONTINUE
