@@ -1,6 +1,6 @@
 """`jaxdeck present [DECK]`: the deck live in RISE, on 127.0.0.1 with a token.
 
-Starts a Jupyter server (see :mod:`jaxdeck.present`), prints the slideshow URL
+Starts a Jupyter server (see :mod:`jaxdeck.live.server`), prints the slideshow URL
 (``http://127.0.0.1:PORT/rise/slides/NAME.md?token=...``), opens a browser unless
 ``--no-browser``, and serves until Ctrl-C. Edits saved in Jupyter go back into the
 Markdown deck. With no deck, the first deck in slides/ is presented and the others listed.
@@ -15,7 +15,7 @@ from pathlib import Path
 from ..convert import deck_to_notebook
 from ..decks import SLIDES, find_decks
 from ..errors import DeckError, display_path
-from ..present import LOOPBACK, is_loopback, start_server
+from ..live.server import LOOPBACK, is_loopback, start_server
 
 
 def add_arguments(command) -> None:

@@ -25,9 +25,9 @@ from jupytext import TextFileContentsManager
 from tornado.web import HTTPError
 from traitlets import Unicode
 
-from .convert import deck_to_notebook
-from .decks import NOT_DECKS
-from .errors import DeckError
+from ..convert import deck_to_notebook
+from ..decks import NOT_DECKS
+from ..errors import DeckError
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 

@@ -2,7 +2,7 @@
 
 The server (JupyterLab 4's server with the jupyterlab-rise and jupytext extensions) is
 a subprocess bound to 127.0.0.1 with a random token, its root the repository, and
-its contents manager :class:`jaxdeck.contents.DeckContentsManager`: the Markdown deck
+its contents manager :class:`jaxdeck.live.contents.DeckContentsManager`: the Markdown deck
 opens as its slideshow notebook with the outputs of the last build, and saving in
 Jupyter writes the Markdown back with plain jupytext. The slideshow URL is
 ``http://127.0.0.1:PORT/rise/slides/NAME.md?token=TOKEN``.
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from .errors import DeckError
-from .execute import kernel_env
+from ..errors import DeckError
+from ..execute import kernel_env
 
 LOOPBACK = "127.0.0.1"
 
@@ -180,7 +180,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         f"--ServerApp.ip={ip}", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False",
         f"--IdentityProvider.token={token}", "--PasswordIdentityProvider.allow_password_change=False",
-        "--ServerApp.contents_manager_class=jaxdeck.contents.DeckContentsManager",
+        "--ServerApp.contents_manager_class=jaxdeck.live.contents.DeckContentsManager",
         f"--DeckContentsManager.decks_dir={decks_dir}", f"--DeckContentsManager.build_dir={build_dir}",
         "--ServerApp.allow_remote_access=" + ("True" if allow_remote else "False"),
         "--LabApp.news_url=None",

@@ -25,8 +25,8 @@ import pytest
 from jaxdeck.convert import deck_to_notebook
 from jaxdeck.errors import DeckError
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DECK = "slides/present_demo.md"
 
 
@@ -205,7 +205,7 @@ def test_ctrl_c_stops_the_server_and_its_kernels(server):
 
 def test_non_loopback_needs_an_explicit_flag():
     from jaxdeck.cli import main
-    from jaxdeck.present import start_server
+    from jaxdeck.live.server import start_server
 
     with pytest.raises(DeckError, match="not a loopback address"):
         start_server(ROOT, ip="0.0.0.0")

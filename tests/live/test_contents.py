@@ -8,11 +8,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from jaxdeck.contents import DeckContentsManager, merge_outputs
+from jaxdeck.live.contents import DeckContentsManager, merge_outputs
 from jaxdeck.convert import deck_to_notebook
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DECKS = [FIXTURES / "present_demo.md", ROOT / "slides" / "example.md"]
 
 
