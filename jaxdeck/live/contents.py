@@ -21,13 +21,18 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 import nbformat
+from jupyter_server.files.handlers import FilesHandler
 from jupytext import TextFileContentsManager
 from tornado.web import HTTPError
-from traitlets import Unicode
+from traitlets import Unicode, default
 
+from ..assets import DEFAULT_THEME, OWN_THEMES, THEMES
 from ..convert import deck_to_notebook
 from ..decks import NOT_DECKS
 from ..errors import DeckError
+from ..export import reveal_config
+from ..layout import byline, provenance_line
+from ..structure import NOTE_PREFIX, NOTES
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
@@ -58,20 +63,77 @@ MARKER_KEY = "marker_prefix"
 
 
 def hide_markers(nb: nbformat.NotebookNode) -> None:
-    """Take the marker lines (``---``, ``--``, ``. . .``, ``|||``) out of the cells RISE shows.
+    """Take the marker lines (``---``, ``--``, ``. . .``, ``|||``) and ``Note:`` out of the cells RISE shows.
 
-    The exact text removed (marker and blank lines) is kept in the cell's
-    ``metadata.jaxdeck`` so that :func:`restore_markers` puts it back before saving.
+    The exact text removed (marker and the blank lines or spaces after it) is kept in
+    the cell's ``metadata.jaxdeck`` so that :func:`restore_markers` puts it back before saving.
     """
     for cell in nb.cells:
         info = cell.metadata.get("jaxdeck", {})
         marker = info.get("marker")
-        if cell.cell_type != "markdown" or not marker or not cell.source.startswith(marker):
+        if cell.cell_type != "markdown":
+            continue
+        if info.get("slide_type") == NOTES and cell.source.startswith(NOTE_PREFIX):
+            marker, strip = NOTE_PREFIX, " \t\n"
+        elif marker and cell.source.startswith(marker):
+            strip = "\n"
+        else:
             continue
         rest = cell.source[len(marker):]
-        body = rest.lstrip("\n")
+        body = rest.lstrip(strip)
         info[MARKER_KEY] = marker + rest[: len(rest) - len(body)]
         cell.source = body
+
+
+#: notebook metadata the live view adds and a save drops
+LIVE_KEY = "jaxdeck_live"
+
+
+def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None) -> None:
+    """What RISE needs to look like the static deck, from the deck's options and the last build.
+
+    reveal.js geometry and behaviour go into ``metadata.rise`` for the keys the deck does not
+    set itself (recorded, so that :func:`drop_live_view` takes exactly them out on save); the
+    title slide's byline and provenance markup go into ``metadata.jaxdeck_live``.
+    """
+    options = nb.metadata.get("jaxdeck") or {}
+    config = reveal_config(options)
+    defaults = {"width": str(config["width"]), "height": str(config["height"]), "margin": config["margin"],
+                "center": config["center"], "transition": config["transition"],
+                "slideNumber": config["slideNumber"], "controls": True, "progress": True,
+                "scroll": True, "help": True, "auto_select": "code", "start_slideshow_at": "beginning"}
+    theme = options.get("theme") or DEFAULT_THEME
+    if theme not in OWN_THEMES:
+        defaults["theme"] = theme
+    rise = nb.metadata.setdefault("rise", {})
+    added = [key for key in defaults if key not in rise]
+    for key in added:
+        rise[key] = defaults[key]
+    provenance = ((built.metadata.get("jaxdeck_build") or {}).get("provenance") or {}) if built else {}
+    nb.metadata[LIVE_KEY] = {"rise_added": added, "theme": theme,
+                             "title_html": byline(options) + provenance_line(provenance)}
+
+
+def drop_live_view(nb: dict) -> None:
+    """Undo :func:`live_view` on the JSON model a save receives."""
+    metadata = nb.get("metadata", {})
+    added = (metadata.pop(LIVE_KEY, None) or {}).get("rise_added", [])
+    rise = metadata.get("rise")
+    if isinstance(rise, dict):
+        for key in added:
+            rise.pop(key, None)
+        if not rise:
+            metadata.pop("rise")
+
+
+def live_css(theme: str) -> str:
+    """The stylesheet RISE asks for beside a deck: the deck's theme, then the live-only rules."""
+    static = THEMES / "jaxdeck" / "static"
+    parts = []
+    if theme in OWN_THEMES:
+        parts.append((static / f"{theme}.css").read_text(encoding="utf-8"))
+    parts.append((static / "live.css").read_text(encoding="utf-8"))
+    return "\n".join(parts)
 
 
 def restore_markers(nb: dict) -> None:
@@ -98,12 +160,45 @@ class DeckContentsManager(TextFileContentsManager):
         return (p.suffix.lower() in (".md", ".markdown") and p.name not in NOT_DECKS
                 and str(p.parent) == str(PurePosixPath(self.decks_dir.strip("/") or ".")))
 
+    @default("files_handler_class")
+    def _files_through_get(self):
+        """/files/ through :meth:`get`, so that RISE's per-deck stylesheet can be served."""
+        return FilesHandler
+
+    @default("files_handler_params")
+    def _files_params(self):
+        return {"path": self.root_dir}
+
+    def deck_stylesheet(self, path: str) -> dict | None:
+        """``DECKS/NAME.css`` for a deck ``DECKS/NAME.md``: its theme, then any NAME.css of the user's."""
+        p = PurePosixPath(path.strip("/"))
+        if p.suffix != ".css" or str(p.parent) != str(PurePosixPath(self.decks_dir.strip("/") or ".")):
+            return None
+        deck = next((p.with_suffix(s) for s in (".md", ".markdown") if self.is_deck(str(p.with_suffix(s)))
+                     and Path(self._get_os_path(str(p.with_suffix(s)))).is_file()), None)
+        if p.name == "rise.css":
+            own = ""
+        elif deck is None:
+            return None
+        else:
+            try:
+                theme = (deck_to_notebook(Path(self._get_os_path(str(deck)))).metadata.get("jaxdeck") or {}).get("theme")
+            except DeckError:
+                theme = None
+            own = live_css(theme or DEFAULT_THEME)
+        os_path = Path(self._get_os_path(str(p)))
+        if os_path.is_file():
+            own += "\n" + os_path.read_text(encoding="utf-8", errors="replace")
+        return {"name": p.name, "path": str(p), "type": "file", "format": "text", "mimetype": "text/css",
+                "content": own, "writable": False, "created": None, "last_modified": None, "size": len(own)}
+
     def deck_notebook(self, path: str) -> nbformat.NotebookNode:
         os_path = Path(self._get_os_path(path.strip("/")))
         try:
             nb = deck_to_notebook(os_path)
         except DeckError as err:
             raise HTTPError(400, str(err)) from None
+        built = None
         built_path = Path(self.root_dir) / self.build_dir / "notebooks" / f"{os_path.stem}.ipynb"
         if built_path.is_file():
             try:
@@ -117,6 +212,7 @@ class DeckContentsManager(TextFileContentsManager):
                     if key in built.metadata:
                         nb.metadata[key] = built.metadata[key]
         hide_markers(nb)
+        live_view(nb, built)
         nb.metadata.setdefault("kernelspec", dict(KERNELSPEC))
         if nb.metadata["kernelspec"].get("name") != "python3":
             # the build's own kernel name (e.g. 'jaxdeck') is not installed in Jupyter:
@@ -125,6 +221,10 @@ class DeckContentsManager(TextFileContentsManager):
         return nb
 
     def get(self, path, content=True, type=None, format=None, **kwargs):
+        if type in (None, "file"):
+            sheet = self.deck_stylesheet(path)
+            if sheet is not None:
+                return sheet
         model = super().get(path, content=content, type=type, format=format, **kwargs)
         if content and model.get("type") == "notebook" and self.is_deck(path):
             model["content"] = self.deck_notebook(path)
@@ -133,4 +233,5 @@ class DeckContentsManager(TextFileContentsManager):
     def save(self, model, path=""):
         if model.get("type") == "notebook" and model.get("content") is not None and self.is_deck(path):
             restore_markers(model["content"])
+            drop_live_view(model["content"])
         return super().save(model, path)

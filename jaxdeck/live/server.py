@@ -11,6 +11,17 @@ Kernels inherit the server's environment, which gets the GPU settings the build 
 (:func:`jaxdeck.execute.kernel_env`: no full-memory preallocation on a shared GPU box,
 unless the user set ``XLA_PYTHON_CLIENT_PREALLOCATE`` already). jaxdeck itself never
 imports JAX: it only starts processes.
+
+Stopping: :meth:`Server.stop` asks the server to shut down (SIGTERM: Jupyter shuts its
+kernels down), SIGKILLs its process group if it does not, then SIGKILLs every descendant
+recorded by :meth:`Server.track` that is still alive. Jupyter starts each kernel in a
+session of its own, so the process group alone does not reach them, and once the server
+is gone they are no longer its children either: that is why they are recorded beforehand.
+Last, the private temporary folder (``Server.home``, with the token's config) is removed.
+
+:class:`StopSignals` (one per process, :data:`STOP`) turns SIGINT, SIGTERM and SIGHUP into
+:class:`Stopped` so that a caller's ``finally: server.stop()`` runs; it raises at most once,
+so a second signal during the shutdown cannot cut it short.
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -32,10 +44,102 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
+import psutil
+
 from ..errors import DeckError
 from ..execute import kernel_env
 
 LOOPBACK = "127.0.0.1"
+#: our front-end extension for RISE's page (see labextensions/jaxdeck-live/)
+LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
+
+
+#: the signals that stop `jaxdeck present`: Ctrl-C, `kill`, a closed terminal or SSH session
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class Stopped(BaseException):
+    """A stop signal arrived (raised by :class:`StopSignals`); ``signum`` says which.
+
+    A BaseException, like KeyboardInterrupt, so that ``except Exception`` does not swallow it.
+    """
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
+
+
+class StopSignals:
+    """SIGINT, SIGTERM and SIGHUP as :class:`Stopped`, raised at most once.
+
+    ``install()`` sets the handlers (in the main thread; elsewhere it does nothing) and arms
+    them: the first stop signal disarms and raises :class:`Stopped` in the main thread. Every
+    later one is only appended to ``received``, so the cleanup that follows the first cannot
+    be interrupted. ``armed = False`` (a plain attribute store, which no handler can cut in
+    front of) disarms by hand before a shutdown. Inside ``with hold():`` a signal is kept
+    pending and raised when the outermost hold ends, for steps that must not be split (start
+    a process and keep its handle). ``uninstall()`` puts the previous handlers back.
+    """
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.held = 0
+        self.pending: int | None = None
+        self.received: list[int] = []
+        self.previous: dict[int, object] = {}
+
+    def install(self) -> "StopSignals":
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        self.received = []
+        self.pending = None
+        for signum in STOP_SIGNALS:
+            self.previous.setdefault(signum, signal.signal(signum, self._handle))
+        self.armed = True
+        return self
+
+    def uninstall(self) -> None:
+        self.armed = False
+        while self.previous:
+            signum, handler = self.previous.popitem()
+            signal.signal(signum, handler)
+
+    def _handle(self, signum: int, frame) -> None:
+        self.received.append(signum)
+        if not self.armed:
+            return
+        if self.held:
+            if self.pending is None:
+                self.pending = signum
+            return
+        self.armed = False
+        raise Stopped(signum)
+
+    def hold(self) -> "_Hold":
+        return _Hold(self)
+
+
+class _Hold:
+    def __init__(self, signals: StopSignals) -> None:
+        self.signals = signals
+
+    def __enter__(self) -> None:
+        self.signals.held += 1
+
+    def __exit__(self, *exc) -> None:
+        signals = self.signals
+        signals.held -= 1
+        if not signals.held and signals.armed and signals.pending is not None:
+            signum, signals.pending, signals.armed = signals.pending, None, False
+            raise Stopped(signum)
+
+
+#: this process's stop-signal handling (signal handlers belong to the process: there is one)
+STOP = StopSignals()
 
 
 def is_loopback(ip: str) -> bool:
@@ -54,8 +158,14 @@ def free_port(ip: str = LOOPBACK) -> int:
 
 
 def check_port(ip: str, port: int) -> None:
-    """A DeckError when ``port`` is taken (Jupyter would silently move to another one)."""
+    """A DeckError when ``port`` is taken (Jupyter would silently move to another one).
+
+    Bound as Jupyter (tornado) binds, with SO_REUSEADDR: connections of a server stopped a
+    moment ago, left in TIME_WAIT, do not count; a socket listening on the port does.
+    """
     with socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET) as s:
+        if os.name == "posix":
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((ip if ip not in ("", "0.0.0.0", "::") else ip, port))
         except OSError:
@@ -65,7 +175,7 @@ def check_port(ip: str, port: int) -> None:
 
 @dataclass
 class Server:
-    """A started Jupyter server; ``stop()`` shuts it and its kernels down."""
+    """A started Jupyter server; ``stop()`` shuts it and its kernels down and removes ``home``."""
 
     process: subprocess.Popen
     ip: str
@@ -75,6 +185,8 @@ class Server:
     log_path: Path
     home: Path
     log_file: object = field(default=None, repr=False)
+    #: the server's descendants seen so far (kernels and their children); see track()
+    descendants: set = field(default_factory=set, repr=False)
 
     @property
     def base(self) -> str:
@@ -103,8 +215,29 @@ class Server:
     def alive(self) -> bool:
         return self.process.poll() is None
 
+    def track(self) -> None:
+        """Record the server's live descendants (call it now and then, and before stopping).
+
+        Kernels run in sessions of their own, and once the server is gone they are no longer
+        its children: only this record lets :meth:`stop` find one the server left behind.
+        psutil processes compare by pid and start time, so a reused pid is never mistaken.
+        """
+        if self.process.poll() is not None:  # exited and reaped: its pid may be another process's
+            return
+        try:
+            children = psutil.Process(self.process.pid).children(recursive=True)
+        except psutil.Error:
+            return
+        self.descendants = {p for p in self.descendants if p.is_running()} | set(children)
+
     def stop(self, timeout: float = 15) -> None:
-        """SIGTERM (Jupyter shuts its kernels down), then SIGKILL to the whole group if needed."""
+        """Stop the server and everything it started, then remove ``home``; safe to call again.
+
+        SIGTERM to the server (Jupyter shuts its kernels down) and up to ``timeout`` seconds
+        for it to exit, else SIGKILL to its process group; then SIGKILL to every recorded
+        descendant still alive (kernels have sessions of their own), and a wait for them.
+        """
+        self.track()
         if self.alive():
             try:
                 self.process.send_signal(signal.SIGTERM)
@@ -115,6 +248,14 @@ class Server:
                 except ProcessLookupError:
                     pass
                 self.process.wait(5)
+        left = [p for p in self.descendants if p.is_running()]
+        for process in left:
+            try:
+                process.kill()
+            except psutil.Error:  # gone meanwhile
+                pass
+        psutil.wait_procs(left, timeout=5)
+        self.descendants = set()
         if self.log_file is not None:
             self.log_file.close()
             self.log_file = None
@@ -171,10 +312,6 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
     else:
         check_port(ip, port)
     token = secrets.token_urlsafe(32)
-    home = Path(tempfile.mkdtemp(prefix="jaxdeck-jupyter-"))
-    log_path = Path(log_path) if log_path else home / "server.log"
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_file = open(log_path, "w", encoding="utf-8")
     command = [
         sys.executable, "-m", "jupyter_server",
         f"--ServerApp.ip={ip}", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
@@ -183,34 +320,59 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         "--ServerApp.contents_manager_class=jaxdeck.live.contents.DeckContentsManager",
         f"--DeckContentsManager.decks_dir={decks_dir}", f"--DeckContentsManager.build_dir={build_dir}",
         "--ServerApp.allow_remote_access=" + ("True" if allow_remote else "False"),
+        f"--RiseApp.extra_labextensions_path={LABEXTENSIONS}",
+        f"--LabApp.extra_labextensions_path={LABEXTENSIONS}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # containers on GPU boxes often run as root
-    process = subprocess.Popen(command, cwd=root, env=server_env(home, root), stdin=subprocess.DEVNULL,
-                               stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(process, ip, port, token, root, log_path, home, log_file)
-    deadline = time.monotonic() + timeout
-    while True:
-        if not server.alive():
-            reason = last_line(log_path)
-            server.stop()
-            raise DeckError(None, None, f"the Jupyter server stopped at start (exit {process.returncode}): {reason}",
-                            "run again with --log FILE and read the log")
-        try:
-            request = urllib.request.Request(server.api("status"), headers={"Authorization": f"token {token}"})
-            with urllib.request.urlopen(request, timeout=5) as response:
-                if response.status == 200:
-                    json.load(response)
-                    return server
-        except (urllib.error.URLError, ConnectionError, OSError, ValueError):
-            pass
-        if time.monotonic() > deadline:
-            server.stop()
-            raise DeckError(None, None, f"the Jupyter server did not answer within {timeout:.0f} s",
-                            "run again with --log FILE and read the log")
-        time.sleep(0.25)
+    home = log_file = server = None
+    try:
+        home = Path(tempfile.mkdtemp(prefix="jaxdeck-jupyter-"))
+        log_path = Path(log_path) if log_path else home / "server.log"
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_file = open(log_path, "w", encoding="utf-8")
+        with STOP.hold():  # a stop signal waits until there is a Server to stop the process by
+            process = subprocess.Popen(command, cwd=root, env=server_env(home, root), stdin=subprocess.DEVNULL,
+                                       stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
+            server = Server(process, ip, port, token, root, log_path, home, log_file)
+        deadline = time.monotonic() + timeout
+        while True:
+            if not server.alive():
+                reason = last_line(log_path)
+                server.stop()
+                raise DeckError(None, None, f"the Jupyter server stopped at start (exit {process.returncode}): {reason}",
+                                "run again with --log FILE and read the log")
+            try:
+                request = urllib.request.Request(server.api("status"), headers={"Authorization": f"token {token}"})
+                with urllib.request.urlopen(request, timeout=5) as response:
+                    if response.status == 200:
+                        json.load(response)
+                        return server
+            except (urllib.error.URLError, ConnectionError, OSError, ValueError):
+                pass
+            if time.monotonic() > deadline:
+                server.stop()
+                raise DeckError(None, None, f"the Jupyter server did not answer within {timeout:.0f} s",
+                                "run again with --log FILE and read the log")
+            time.sleep(0.25)
+    except BaseException:
+        # not started after all (an error, Ctrl-C, a stop signal): leave nothing behind. STOP
+        # raises at most once, so a Stopped can cut this cleanup short once at most: run it again.
+        while True:
+            try:
+                if server is not None:
+                    server.stop()
+                else:
+                    if log_file is not None:
+                        log_file.close()
+                    if home is not None:
+                        shutil.rmtree(home, ignore_errors=True)
+                break
+            except Stopped:
+                continue
+        raise
 
 
 def last_line(path: Path) -> str:
