@@ -23,7 +23,7 @@ window.jaxdeckSlideshow = (function () {
   function activate(app, tracker, lib) {
     if (app.name !== "Rise") return;  // the same extension loads in JupyterLab: nothing to do there
     const { Reveal, NotebookActions } = lib;
-    const live = { panel: null, needsRecovery: false, lastKey: null, lastKeyAt: 0, busy: false };
+    const live = { panel: null, needsRecovery: false, lastKey: null, lastKeyAt: 0, busy: false, reveal: Reveal };
     window.jaxdeckLive = live;  // for the end-to-end tests and a curious presenter's console
 
     const status = document.createElement("div");
@@ -243,21 +243,22 @@ window.jaxdeckSlideshow = (function () {
     }
 
     function watchKernel(panel) {
-      let previous = null;
+      let restarting = false;
+      live.states = [];
       panel.sessionContext.statusChanged.connect((_, state) => {
+        live.states.push(state);
         if (state === "autorestarting" || state === "restarting") {
+          restarting = true;
           live.needsRecovery = true;
           say(state === "autorestarting" ? "The kernel died and is restarting…" : "Restarting the kernel…", { sticky: true, kind: "error" });
           if (lib.Dialog) setTimeout(() => lib.Dialog.flush(), 50);  // no modal box in front of the audience
         } else if (state === "dead") {
           say("The kernel is dead: press 0 0 to start a new one.", { sticky: true, kind: "error" });
-        } else if (state === "idle" && live.needsRecovery && previous !== "idle" && previous !== "busy") {
-          const count = panel.content.widgets.filter((c) => c.model.type === "code").length;
+        } else if (state === "idle" && restarting) {
+          restarting = false;
           say("The kernel restarted: earlier results are gone. Press R to re-run the code cells before this slide.",
             { sticky: true, kind: "error" });
-          status.dataset.cells = String(count);
         }
-        previous = state;
       });
     }
 

@@ -1,0 +1,281 @@
+"""The live slideshow end to end: `jaxdeck present`'s real server (RISE + our extension), a real
+kernel and a real headless Chromium, compared with the static HTML deck built from the same source.
+
+One server for the module serves a small repository: the real `slides/example.md` (with the outputs
+of a real build) and `live_talk.md`, a fixture with a setup cell, a cell that depends on it, a long
+cell and a widget. Every page records the URLs it asks for: none may leave the loopback address.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+EXAMPLE = ROOT / "slides" / "example.md"
+
+#: (slide index h, v) in example.md: the title, a demo cell with output, two columns
+TITLE, DEMO, COLUMNS = (0, 0), (2, 0), (4, 0)
+
+SCALED_FONT = """([sel, live]) => {
+  const reveal = live ? window.jaxdeckLive.reveal : window.Reveal;
+  const slide = reveal.getCurrentSlide();
+  const el = [...slide.querySelectorAll(sel)].find(e => e.offsetParent !== null && e.textContent.trim());
+  if (!el) return null;
+  return parseFloat(getComputedStyle(el).fontSize) * reveal.getScale();
+}"""
+
+#: the same element in both decks: (static selector, live selector)
+ELEMENTS = {
+    "heading": ("h2", ".jp-RenderedMarkdown h2"),
+    "body": ("p:not(.jd-byline):not(.jd-provenance)", ".jp-RenderedMarkdown p"),
+    "code": (".jp-InputArea-editor pre", ".jp-InputArea-editor .cm-line"),
+    "output": (".jp-OutputArea-output pre", ".jp-OutputArea-output pre"),
+}
+WHERE = {"heading": DEMO, "body": TITLE, "code": DEMO, "output": DEMO}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory, built):
+    """A small repository: jupytext.toml, the example deck with its images and build, the live fixture."""
+    root = tmp_path_factory.mktemp("live")
+    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
+    shutil.copytree(ROOT / "slides" / "images", root / "slides" / "images")
+    shutil.copy(EXAMPLE, root / "slides" / "example.md")
+    shutil.copy(FIXTURES / "live_talk.md", root / "slides" / "live_talk.md")
+    outputs, _ = built(EXAMPLE)
+    (root / "build" / "notebooks").mkdir(parents=True)
+    shutil.copy(outputs.notebook, root / "build" / "notebooks" / "example.ipynb")
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(repo):
+    """`python -m jaxdeck present --port 0 --no-browser`; yields its process and base URL with token."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", "present", "slides/example.md",
+                                "--port", "0", "--no-browser"], cwd=repo, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url, lines, deadline = None, [], time.monotonic() + 120
+    while url is None and time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        found = re.search(r"slideshow:\s+(http://127\.0\.0\.1:\d+)/rise/\S+\?token=(\S+)", line)
+        if found:
+            url = found.groups()
+    if url is None:
+        process.kill()
+        pytest.fail("no slideshow URL printed:\n" + "".join(lines))
+    yield {"process": process, "base": url[0], "token": url[1]}
+    process.send_signal(signal.SIGINT)
+    process.wait(30)
+
+
+@pytest.fixture(scope="module")
+def remote():
+    """URLs any page of this module asked for outside the loopback address."""
+    seen: list[str] = []
+    yield seen
+    assert seen == [], seen
+
+
+def open_live(browser, server, remote, deck: str, width: int = 1280, height: int = 720):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.on("request", lambda r: remote.append(r.url)
+            if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
+    page.goto(f"{server['base']}/rise/slides/{deck}?token={server['token']}")
+    page.wait_for_selector("body.jd-live-ready", timeout=90000)
+    return page
+
+
+def go(page, where, live=True):
+    reveal = "window.jaxdeckLive.reveal" if live else "window.Reveal"
+    page.evaluate(f"([h, v]) => {reveal}.slide(h, v)", list(where))
+    page.wait_for_timeout(700)  # RISE selects the slide's first code cell after a short delay
+
+
+def static_sizes(browser, html, width, height):
+    from jaxdeck.browser import open_deck
+
+    sizes = {}
+    with open_deck(browser, html, width=width, height=height) as (page, _):
+        for name, (selector, _) in ELEMENTS.items():
+            go(page, WHERE[name], live=False)
+            sizes[name] = page.evaluate(SCALED_FONT, [selector, False])
+    return sizes
+
+
+def live_sizes(page):
+    sizes = {}
+    for name, (_, selector) in ELEMENTS.items():
+        go(page, WHERE[name])
+        sizes[name] = page.evaluate(SCALED_FONT, [selector, True])
+    return sizes
+
+
+def test_live_type_matches_the_static_deck_and_grows_with_the_window(browser, server, remote, built, tmp_path):
+    outputs, _ = built(EXAMPLE)
+    static = static_sizes(browser, outputs.html, 1280, 720)
+    measured = {}
+    for width, height in ((1280, 720), (1920, 1080)):
+        page = open_live(browser, server, remote, "example.md", width, height)
+        try:
+            measured[width] = live_sizes(page)
+            go(page, DEMO)
+            page.screenshot(path=str(tmp_path / f"live-{width}.png"))
+        finally:
+            page.close()
+    for name, size in static.items():
+        assert size and measured[1280][name], (name, static, measured)
+        assert abs(measured[1280][name] - size) <= 0.10 * size, (name, size, measured[1280][name])
+        assert measured[1920][name] >= 1.3 * measured[1280][name], (name, measured)
+
+
+def test_slides_show_no_notebook_chrome_and_the_title_byline(browser, server, remote):
+    page = open_live(browser, server, remote, "example.md")
+    try:
+        go(page, TITLE)
+        title = page.inner_text(".reveal .slides section.present")
+        assert "Every feature of the deck format on a few slides" in title and "The jaxdeck authors" in title
+        assert "Outputs measured on" in title
+        for where in (TITLE, DEMO, COLUMNS):
+            go(page, where)
+            prompts = page.eval_on_selector_all(
+                ".reveal .slides section.present .jp-InputPrompt, .reveal .slides section.present .jp-OutputPrompt",
+                "els => els.filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0).length")
+            assert prompts == 0, where
+            empty = page.eval_on_selector_all(".reveal .slides section.present .jp-Cell",
+                                              "els => els.filter(e => e.offsetParent !== null && !e.innerText.trim()).length")
+            assert empty == 0, where
+    finally:
+        page.close()
+
+
+def test_columns_sit_side_by_side(browser, server, remote):
+    page = open_live(browser, server, remote, "example.md")
+    try:
+        go(page, COLUMNS)
+        boxes = page.eval_on_selector_all(".reveal .slides section.present .jd-column",
+                                          "els => els.map(e => e.getBoundingClientRect().toJSON())")
+        assert len(boxes) == 2
+        left, right = boxes
+        assert left["right"] <= right["left"] + 1 and abs(left["top"] - right["top"]) < 5
+        assert left["width"] > 100 and right["width"] > 100
+    finally:
+        page.close()
+
+
+def test_speaker_notes_are_rendered_once_without_the_marker(browser, server, remote):
+    page = open_live(browser, server, remote, "live_talk.md")
+    try:
+        notes = page.eval_on_selector_all(".reveal aside.notes", "els => els.map(e => e.innerHTML)")
+        assert len(notes) == 5
+        assert all("Note:" not in n and "`" not in n for n in notes), notes
+        assert "<code>code</code>" in notes[0] and notes[0].count("The title slide") == 1
+    finally:
+        page.close()
+
+
+@pytest.fixture(scope="module")
+def talk(browser, server, remote):
+    """One page on live_talk.md, shared by the tests that drive its kernel in order."""
+    page = open_live(browser, server, remote, "live_talk.md")
+    yield page
+    page.close()
+
+
+def outputs_on_slide(page) -> str:
+    return page.eval_on_selector_all(".reveal .slides section.present .jp-OutputArea-output",
+                                     "els => els.map(e => e.innerText).join('\\n')")
+
+
+def wait_output(page, text: str, timeout: float = 30):
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('.reveal .slides section.present .jp-OutputArea-output')]"
+        ".some(e => e.innerText.includes(t))", arg=text, timeout=timeout * 1000)
+
+
+def test_the_first_shift_enter_runs_the_slides_code(talk):
+    go(talk, (1, 0))
+    talk.keyboard.press("Shift+Enter")  # no click first
+    go(talk, (2, 0))
+    talk.keyboard.press("Shift+Enter")
+    wait_output(talk, "answer 42", 60)
+    assert talk.evaluate("window.jaxdeckLive.reveal.getIndices().h") == 2  # still on the demo's slide
+
+
+def test_interrupt_key_stops_a_long_cell_and_the_kernel_survives(talk):
+    go(talk, (3, 0))
+    talk.keyboard.press("Shift+Enter")
+    talk.wait_for_timeout(1500)  # the cell is sleeping now
+    started = time.monotonic()
+    talk.keyboard.press("i")
+    talk.keyboard.press("i")
+    wait_output(talk, "KeyboardInterrupt", 10)
+    assert time.monotonic() - started < 2.0
+    assert not re.search(r"^slept$", outputs_on_slide(talk), re.M)  # the print after the sleep never ran
+    go(talk, (2, 0))
+    talk.keyboard.press("Shift+Enter")
+    talk.wait_for_timeout(300)
+    wait_output(talk, "answer 42")  # same kernel: `base` is still defined
+
+
+def kernel_processes(server) -> list[psutil.Process]:
+    found = []
+    for child in psutil.Process(server["process"].pid).children(recursive=True):
+        try:
+            if "ipykernel" in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.NoSuchProcess:
+            pass
+    return found
+
+
+def test_after_the_kernel_is_killed_the_recover_key_brings_the_demo_back(talk, server):
+    go(talk, (2, 0))
+    talk.evaluate("() => document.querySelectorAll('.jp-OutputArea-output').forEach(e => e.remove())")
+    kernels = kernel_processes(server)
+    assert kernels
+    for kernel in kernels:
+        kernel.send_signal(signal.SIGKILL)
+    talk.wait_for_function("() => /kernel restarted/i.test(document.querySelector('.jd-live-status').textContent)",
+                           timeout=60000)
+    assert talk.is_visible(".jd-live-status")
+    assert not talk.is_visible(".jp-Dialog")  # no modal box in front of the audience
+    talk.keyboard.press("r")
+    talk.wait_for_function("() => /Recovered/.test(document.querySelector('.jd-live-status').textContent)",
+                           timeout=30000)
+    talk.keyboard.press("Shift+Enter")
+    wait_output(talk, "answer 42")
+    assert "NameError" not in outputs_on_slide(talk)
+
+
+def test_a_widget_slider_moved_live_changes_its_output(talk):
+    go(talk, (4, 0))
+    talk.keyboard.press("Shift+Enter")
+    handle = talk.locator(".reveal .slides section.present .widget-slider .noUi-handle, "
+                          ".reveal .slides section.present .widget-slider input[type=range]").first
+    handle.wait_for(state="visible", timeout=60000)
+    label = talk.locator(".reveal .slides section.present .widget-vbox > .widget-label").first
+    assert label.inner_text() == "square 4"
+    box = handle.bounding_box()
+    talk.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    talk.mouse.down()
+    talk.mouse.move(box["x"] + 200, box["y"] + box["height"] / 2, steps=10)
+    talk.mouse.up()
+    talk.wait_for_function("() => !/^square 4$/.test(document.querySelector('.reveal .slides section.present .widget-vbox > .widget-label').innerText)",
+                           timeout=15000)
+    value = int(talk.inner_text(".reveal .slides section.present .widget-readout"))
+    assert value > 2 and label.inner_text() == f"square {value * value}"
