@@ -22,7 +22,9 @@ from datetime import datetime, timezone
 from ._display import WARN, Displayable, box, esc, html_table, small
 
 PREALLOCATE = "XLA_PYTHON_CLIENT_PREALLOCATE"
-MEM_FRACTION = "XLA_PYTHON_CLIENT_MEM_FRACTION"
+MEM_FRACTION = "XLA_CLIENT_MEM_FRACTION"
+# The old name still works alone but is deprecated; jaxlib raises if both are set.
+OLD_MEM_FRACTION = "XLA_PYTHON_CLIENT_MEM_FRACTION"
 ALLOCATOR = "XLA_PYTHON_CLIENT_ALLOCATOR"
 _COUNT_FLAG = "--xla_force_host_platform_device_count"
 
@@ -79,7 +81,11 @@ _RESTART = "Restart the kernel and run this cell before anything else that uses 
 
 
 def gpu_memory(preallocate: bool = False, fraction: float | None = None, allocator: str | None = None) -> EnvSetting:
-    """Set JAX's GPU memory policy (``XLA_PYTHON_CLIENT_*``) explicitly; call before JAX starts.
+    """Set JAX's GPU memory policy explicitly; call before JAX starts.
+
+    Sets ``XLA_PYTHON_CLIENT_PREALLOCATE``, ``XLA_CLIENT_MEM_FRACTION`` (the current name:
+    ``XLA_PYTHON_CLIENT_MEM_FRACTION`` is deprecated, and is removed here because jaxlib
+    refuses both at once) and ``XLA_PYTHON_CLIENT_ALLOCATOR``.
 
     ``preallocate=False`` allocates on demand (good on a shared box); ``fraction`` caps the
     share of GPU memory JAX may take (e.g. 0.5); ``allocator='platform'`` frees memory
@@ -90,6 +96,7 @@ def gpu_memory(preallocate: bool = False, fraction: float | None = None, allocat
     env = {PREALLOCATE: "true" if preallocate else "false"}
     if fraction is not None:
         env[MEM_FRACTION] = f"{fraction:g}"
+        os.environ.pop(OLD_MEM_FRACTION, None)  # setting both names makes jaxlib raise
     if allocator is not None:
         env[ALLOCATOR] = allocator
     os.environ.update(env)
@@ -283,8 +290,9 @@ def banner() -> Banner:
     policy = ""
     if backend != "cpu":
         policy = f"{PREALLOCATE}={os.environ.get(PREALLOCATE, 'true (JAX default)')}"
-        if os.environ.get(MEM_FRACTION):
-            policy += f", {MEM_FRACTION}={os.environ[MEM_FRACTION]}"
+        for name in (MEM_FRACTION, OLD_MEM_FRACTION):
+            if os.environ.get(name):
+                policy += f", {name}={os.environ[name]}"
     return Banner(backend=backend, device_kind=kind, device_count=count, memory=memory, versions=versions(),
                   host=host_cpu(), xla_flags=os.environ.get("XLA_FLAGS", ""), memory_policy=policy,
                   timestamp=utc_now(), devices=[str(d) for d in devices])

@@ -1,7 +1,8 @@
 """A compact view of a :class:`demos.timing.Comparison` for a crowded slide.
 
 ``compact(compare(...))`` shows the comparison's bar chart (our ratios beside the reference
-figures, each labelled with its absolute time) and one short line saying where each entry
+figures, each labelled with its absolute time), the computed verdict (reproduced or not,
+and why) and one short line saying where each entry
 ran, what the jitted entries cost to compile, and how many entries were noisy. The plain-text
 form is the full comparison table, so nothing is lost in a terminal or a handout.
 """
@@ -40,7 +41,13 @@ class CompactComparison(Displayable):
         return str(self.comparison)
 
     def _html(self) -> str:
-        return box(self.comparison.chart() + small(self.provenance()), title=self.comparison.title or None)
+        c = self.comparison
+        verdict = c.verdict()._html() if c.reference else ""
+        return box(c.chart() + verdict + small(self.provenance()), title=c.title or None)
+
+    def verdict(self):
+        """The comparison's computed verdict against its reference figures."""
+        return self.comparison.verdict()
 
 
 def compact(comparison) -> CompactComparison:

@@ -17,6 +17,7 @@ The protocol (:func:`bench`), which :func:`compare`, the widgets and ``%jaxtime`
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import statistics
 import time
@@ -110,6 +111,11 @@ class Timing(Displayable):
     def __truediv__(self, other) -> float:
         """``t_eager / t_jit`` -> ratio of medians (how many times slower)."""
         return self.median_s / float(other)
+
+    @property
+    def noisy(self) -> bool:
+        """The spread over repeats is larger than the median itself: not a figure to compare."""
+        return self.repeat > 1 and self.std_s > self.median_s
 
     def warnings(self) -> list[str]:
         out = list(self.notes)
@@ -391,6 +397,114 @@ def bench(fn: Callable, *args, warmup: int = 1, repeat: int = DEFAULT_REPEAT, nu
     )
 
 
+# ---------------------------------------------------------------------------- verdict
+
+DEFAULT_TOLERANCE = 2.0  # a ratio "agrees" with the reference's when within this factor of it
+
+
+@dataclass(frozen=True)
+class RowVerdict:
+    """One entry of a comparison set against the reference: both ratios to the baseline."""
+
+    name: str
+    ours: float  # our time / our baseline's time
+    theirs: float  # reference time / reference baseline's time
+    tolerance: float
+
+    @property
+    def apart(self) -> float:
+        """How many times apart the two ratios are (>= 1)."""
+        r = self.ours / self.theirs
+        return r if r >= 1 else 1 / r
+
+    @property
+    def agrees(self) -> bool:
+        return self.apart <= self.tolerance * (1 + 1e-9)
+
+    @property
+    def same_direction(self) -> bool:
+        """Faster than the baseline in both, slower in both, or level (within 5 %) in one."""
+        def side(r):
+            return 0 if 0.95 <= r <= 1.05 else (1 if r > 1 else -1)
+        a, b = side(self.ours), side(self.theirs)
+        return a == b or 0 in (a, b)
+
+    def describe(self, baseline: str, reference_label: str) -> str:
+        here = fmt_speed(self.ours) or fmt_ratio(self.ours)
+        there = fmt_speed(self.theirs) or fmt_ratio(self.theirs)
+        if not self.same_direction:
+            return f"{self.name} is {here} than {baseline} here but {there} in {reference_label}"
+        return (f"{self.name} takes {fmt_ratio(self.ours)} {baseline}'s time here, {fmt_ratio(self.theirs)} in "
+                f"{reference_label} ({fmt_ratio(self.apart)} apart)")
+
+
+@dataclass(frozen=True, repr=False)
+class Verdict(Displayable):
+    """Whether a comparison reproduces its reference figures, computed from the ratios.
+
+    Reproduced: every entry that has both our time and a reference time is, relative to the
+    baseline, within ``tolerance`` times the reference's ratio. Otherwise the reason names
+    each entry outside it. Absolute times never enter: the machines differ.
+    """
+
+    rows: tuple  # RowVerdict for each non-baseline entry with a reference figure
+    baseline: str
+    reference_label: str
+    tolerance: float
+    noisy: tuple = ()  # entries whose spread still exceeds their median
+
+    @property
+    def reproduced(self) -> bool | None:
+        """True / False; None when there is nothing to compare (no reference ratios)."""
+        if not self.rows:
+            return None
+        return all(r.agrees for r in self.rows)
+
+    @property
+    def reason(self) -> str:
+        if self.reproduced is None:
+            return f"no reference ratios to compare (a reference figure for {self.baseline} and one more entry)"
+        bad = [r for r in self.rows if not r.agrees]
+        return "; ".join(r.describe(self.baseline, self.reference_label) for r in bad)
+
+    def __str__(self) -> str:
+        tol = f"tolerance {self.tolerance:g}× on each ratio to {self.baseline}"
+        noisy = (f" (still noisy after re-measuring: {', '.join(self.noisy)})" if self.noisy else "")
+        if self.reproduced is None:
+            return f"no verdict: {self.reason}"
+        if self.reproduced:
+            worst = max(self.rows, key=lambda r: r.apart)
+            return (f"reproduced: every ratio within {fmt_ratio(worst.apart)} of {self.reference_label}'s "
+                    f"({tol}){noisy}")
+        return f"not reproduced: {self.reason} ({tol}){noisy}"
+
+    def _text(self) -> str:
+        return str(self)
+
+    def _html(self) -> str:
+        colour = "#2e7d32" if self.reproduced else (MUTED if self.reproduced is None else WARN)
+        head, _, rest = str(self).partition(":")
+        return (f'<div class="verdict" style="font-size:20px"><b style="color:{colour}">{esc(head)}</b>:'
+                f"{esc(rest)}</div>")
+
+    def to_dict(self) -> dict:
+        return {"reproduced": self.reproduced, "text": str(self), "tolerance": self.tolerance,
+                "rows": [{"name": r.name, "ours": r.ours, "theirs": r.theirs, "apart": r.apart,
+                          "agrees": r.agrees} for r in self.rows]}
+
+
+def verdict_from_ratios(ours: Mapping[str, float], theirs: Mapping[str, float | None], baseline: str,
+                        reference_label: str = "the reference", tolerance: float = DEFAULT_TOLERANCE,
+                        noisy: tuple = ()) -> Verdict:
+    """The verdict for ratios already taken to ``baseline`` (``ours[name]``, ``theirs[name]``)."""
+    if tolerance < 1:
+        raise ValueError(f"tolerance is a factor >= 1, got {tolerance!r}")
+    rows = tuple(RowVerdict(k, ours[k], theirs[k], tolerance) for k in ours
+                 if k != baseline and theirs.get(k) is not None and ours[k] and theirs[k])
+    return Verdict(rows=rows, baseline=baseline, reference_label=reference_label, tolerance=tolerance,
+                   noisy=tuple(noisy))
+
+
 # ---------------------------------------------------------------------------- comparison
 
 @dataclass(repr=False)
@@ -402,6 +516,7 @@ class Comparison(Displayable):
     reference: dict = field(default_factory=dict)  # name -> seconds (or None)
     reference_label: str = "reference"
     title: str = ""
+    tolerance: float = DEFAULT_TOLERANCE
 
     def __getitem__(self, name: str) -> Timing:
         return self.timings[name]
@@ -421,6 +536,12 @@ class Comparison(Displayable):
         base = self.reference.get(self.baseline)
         return {k: (self.reference.get(k) / base if base and self.reference.get(k) is not None else None)
                 for k in self.timings}
+
+    def verdict(self, tolerance: float | None = None) -> Verdict:
+        """Reproduced or not, computed from our ratios against the reference's (see :class:`Verdict`)."""
+        return verdict_from_ratios(self.ratios, self.reference_ratios, self.baseline, self.reference_label,
+                                   self.tolerance if tolerance is None else tolerance,
+                                   noisy=tuple(k for k, t in self.timings.items() if t.noisy))
 
     def _rows(self, for_html: bool = False):
         headers = ["", "time (median ± std)", f"vs {self.baseline}", "", "compile"]
@@ -454,6 +575,8 @@ class Comparison(Displayable):
         align = "lrrlr" + ("rr" if self.reference else "")
         out = [self.title] if self.title else []
         out.append(text_table(headers, rows, align))
+        if self.reference:
+            out.append(str(self.verdict()))
         for name, t in self.timings.items():
             out += [f"warning ({name}): {w}" for w in t.warnings()]
         out.append(self._provenance())
@@ -483,12 +606,14 @@ class Comparison(Displayable):
         table = html_table(headers, rows, align, highlight_row=names.index(self.baseline))
         warn = "".join(f'<div style="color:{WARN};font-weight:bold">⚠ {esc(n)}: {esc(w)}</div>'
                        for n, t in self.timings.items() for w in t.warnings())
-        return box(table + self.chart() + warn + small(self._provenance()), title=self.title or None)
+        verdict = self.verdict()._html() if self.reference else ""
+        return box(table + self.chart() + verdict + warn + small(self._provenance()), title=self.title or None)
 
     def to_dict(self) -> dict:
         return {"title": self.title, "baseline": self.baseline, "reference_label": self.reference_label,
                 "reference_s": dict(self.reference), "ratios": self.ratios,
                 "reference_ratios": self.reference_ratios,
+                "verdict": self.verdict().to_dict() if self.reference else None,
                 "timings": {k: t.to_dict() for k, t in self.timings.items()}}
 
 
@@ -496,7 +621,7 @@ def compare(fns: Mapping[str, Callable], *args, baseline: str | None = None,
             reference: Mapping[str, Any] | None = None, reference_label: str = "reference",
             title: str = "", args_for: Mapping[str, tuple] | None = None, warmup: int = 1,
             repeat: int = DEFAULT_REPEAT, number: int | None = None, budget_s: float | None = 0.3,
-            **kwargs) -> Comparison:
+            tolerance: float = DEFAULT_TOLERANCE, remeasure: float = 3.0, **kwargs) -> Comparison:
     """Time each function under the :func:`bench` protocol and compare them.
 
     ``fns``: ``{"NumPy": f1, "JAX eager": f2, "JAX jit": jax.jit(f2)}``, all called with
@@ -504,7 +629,10 @@ def compare(fns: Mapping[str, Callable], *args, baseline: str | None = None,
     arrays for NumPy, device arrays for JAX). ``baseline``: the entry ratios refer to
     (default: the first). ``reference``: published figures to show beside ours, as strings
     (``"1.81 s"``, ``"410 ms"``) or seconds, labelled ``reference_label``; ratios are shown
-    for both. ``budget_s`` is per function.
+    for both. ``budget_s`` is per function. ``tolerance``: the factor within which a ratio
+    counts as reproducing the reference's (:meth:`Comparison.verdict`). ``remeasure``: an
+    entry whose spread exceeds its median is measured once more with this many times the
+    budget (0: never), and the second measurement is kept.
     """
     if not fns:
         raise ValueError("compare() needs at least one function")
@@ -520,7 +648,15 @@ def compare(fns: Mapping[str, Callable], *args, baseline: str | None = None,
     timings = {}
     for name, fn in fns.items():
         call_args = args_for.get(name, args)
-        timings[name] = bench(fn, *call_args, warmup=warmup, repeat=repeat, number=number, budget_s=budget_s,
-                              label=name, **kwargs)
+        t = bench(fn, *call_args, warmup=warmup, repeat=repeat, number=number, budget_s=budget_s,
+                  label=name, **kwargs)
+        if t.noisy and remeasure:
+            longer = (budget_s or 0.2 * repeat) * remeasure
+            again = bench(fn, *call_args, warmup=warmup, repeat=repeat, number=number, budget_s=longer,
+                          label=name, **kwargs)
+            note = (f"re-measured with a {fmt_seconds(longer)} budget: the first spread "
+                    f"({fmt_seconds(t.std_s)}) exceeded its median ({fmt_seconds(t.median_s)})")
+            t = dataclasses.replace(again, notes=again.notes + (note,))
+        timings[name] = t
     return Comparison(timings=timings, baseline=baseline, reference=ref, reference_label=reference_label,
-                      title=title)
+                      title=title, tolerance=tolerance)

@@ -69,10 +69,13 @@ def test_banner_facts_and_escaping(monkeypatch):
 def test_gpu_memory_settings_are_explicit_and_say_when_too_late(monkeypatch):
     for key in (devices.PREALLOCATE, devices.MEM_FRACTION, devices.ALLOCATOR):
         monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv(devices.OLD_MEM_FRACTION, "0.3")  # deprecated: jaxlib raises if both are set
     jax.devices()  # this process's JAX has started
     setting = devices.gpu_memory(preallocate=True, fraction=0.5, allocator="platform")
     assert os.environ[devices.PREALLOCATE] == "true"
     assert os.environ[devices.MEM_FRACTION] == "0.5"
+    assert devices.MEM_FRACTION == "XLA_CLIENT_MEM_FRACTION"
+    assert devices.OLD_MEM_FRACTION not in os.environ
     assert os.environ[devices.ALLOCATOR] == "platform"
     assert setting.effective is False and "Restart" in str(setting)
 
