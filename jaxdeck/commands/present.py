@@ -4,10 +4,23 @@ Starts a Jupyter server (see :mod:`jaxdeck.live.server`), prints the slideshow U
 (``http://127.0.0.1:PORT/rise/slides/NAME.md?token=...``), opens a browser unless
 ``--no-browser``, and serves until Ctrl-C. Edits saved in Jupyter go back into the
 Markdown deck. With no deck, the first deck in slides/ is presented and the others listed.
+
+It lives and dies with its Jupyter server. SIGINT (Ctrl-C), SIGTERM (``kill``, a service
+manager) and SIGHUP (a closed terminal, a dropped SSH session) each stop the server and
+every kernel it started (:meth:`jaxdeck.live.server.Server.stop`: Jupyter gets two seconds
+to shut its kernels down, then what is left is SIGKILLed), which frees the port and
+removes the server's temporary folder with its token; then the command exits, with status
+0 after SIGINT as ever, and 128 + the signal's number after SIGTERM (143) or SIGHUP (129),
+the shell's convention for "ended by that signal". A second signal while it shuts down is
+ignored, so the shutdown always finishes. A SIGKILL cannot be caught: after one, the server
+and its kernels go on (stop them by hand).
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 import time
 import webbrowser
 from pathlib import Path
@@ -15,7 +28,7 @@ from pathlib import Path
 from ..convert import deck_to_notebook
 from ..decks import SLIDES, find_decks
 from ..errors import DeckError, display_path
-from ..live.server import LOOPBACK, is_loopback, start_server
+from ..live.server import LOOPBACK, STOP, Stopped, is_loopback, start_server
 
 
 def add_arguments(command) -> None:
@@ -44,6 +57,14 @@ def choose_deck(arguments: list[str]) -> tuple[Path, list[Path]]:
     return decks[0], decks[1:]
 
 
+def say(line: str) -> None:
+    """Print one line; after a SIGHUP the terminal may be gone, which is no error here."""
+    try:
+        print(line, flush=True)
+    except OSError:
+        sys.stdout = open(os.devnull, "w")  # so that the flush at exit does not fail either
+
+
 def run(args) -> int:
     deck, others = choose_deck(args.decks)
     if not is_loopback(args.ip) and not args.allow_remote:
@@ -54,31 +75,42 @@ def run(args) -> int:
     root = Path.cwd()
     if not deck.resolve().is_relative_to(root.resolve()):
         raise DeckError(deck, None, "the deck is outside the current folder", "run from the repository root")
-    deck_to_notebook(deck)  # a broken deck fails here, with file:line, before any server starts
-    decks_dir = deck.resolve().parent.relative_to(root.resolve()).as_posix() or "."
-    out = args.out.resolve()
-    build_dir = out.relative_to(root.resolve()).as_posix() if out.is_relative_to(root.resolve()) else str(out)
-    server = start_server(root, port=args.port, ip=args.ip, allow_remote=args.allow_remote,
-                          decks_dir=decks_dir, build_dir=build_dir, log_path=args.log)
+    server = None
     try:
+        STOP.install()  # SIGINT, SIGTERM and SIGHUP now raise Stopped (once)
+        deck_to_notebook(deck)  # a broken deck fails here, with file:line, before any server starts
+        decks_dir = deck.resolve().parent.relative_to(root.resolve()).as_posix() or "."
+        out = args.out.resolve()
+        build_dir = out.relative_to(root.resolve()).as_posix() if out.is_relative_to(root.resolve()) else str(out)
+        server = start_server(root, port=args.port, ip=args.ip, allow_remote=args.allow_remote,
+                              decks_dir=decks_dir, build_dir=build_dir, log_path=args.log)
         url = server.slideshow_url(deck)
-        print(f"Presenting {display_path(deck)} (edits saved in Jupyter go back into it)")
+        say(f"Presenting {display_path(deck)} (edits saved in Jupyter go back into it)")
         if others:
-            print("Other decks: " + ", ".join(display_path(d) for d in others)
-                  + " (make present DECK=NAME)")
-        print(f"  slideshow:  {url}")
-        print(f"  JupyterLab: {server.base}/lab?token={server.token}")
+            say("Other decks: " + ", ".join(display_path(d) for d in others) + " (make present DECK=NAME)")
+        say(f"  slideshow:  {url}")
+        say(f"  JupyterLab: {server.base}/lab?token={server.token}")
         if not is_loopback(args.ip):
-            print(f"  listening on {args.ip}:{server.port} (anyone who has the token can run code)")
-        print("Ctrl-C stops the server and its kernel.", flush=True)
+            say(f"  listening on {args.ip}:{server.port} (anyone who has the token can run code)")
+        say("Ctrl-C stops the server and its kernel.")
         if args.browser:
             webbrowser.open(url)
+        ticks = 0
         while server.alive():
+            if ticks % 4 == 0:  # every 2 s: the kernels it started, for stop() to kill any left behind
+                server.track()
+            ticks += 1
             time.sleep(0.5)
-        print(f"the Jupyter server stopped (exit {server.process.returncode})")
+        say(f"the Jupyter server stopped (exit {server.process.returncode})")
         return 1 if server.process.returncode else 0
-    except KeyboardInterrupt:
-        print("\nstopping the Jupyter server...", flush=True)
-        return 0
+    except Stopped as stop:
+        if stop.signum == signal.SIGINT:
+            say("\nstopping the Jupyter server...")
+            return 0
+        say(f"{stop.name}: stopping the Jupyter server...")
+        return 128 + stop.signum
     finally:
-        server.stop()
+        STOP.armed = False  # first, and no call before it: from here on signals are only recorded
+        if server is not None:
+            server.stop()
+        STOP.uninstall()

@@ -13,11 +13,12 @@ unless the user set ``XLA_PYTHON_CLIENT_PREALLOCATE`` already). jaxdeck itself n
 imports JAX: it only starts processes.
 
 Stopping: :meth:`Server.stop` asks the server to shut down (SIGTERM: Jupyter shuts its
-kernels down), SIGKILLs its process group if it does not, then SIGKILLs every descendant
-recorded by :meth:`Server.track` that is still alive. Jupyter starts each kernel in a
-session of its own, so the process group alone does not reach them, and once the server
-is gone they are no longer its children either: that is why they are recorded beforehand.
-Last, the private temporary folder (``Server.home``, with the token's config) is removed.
+kernels down) and gives it :data:`STOP_WAIT` seconds; what is left then is SIGKILLed: the
+descendants recorded by :meth:`Server.track` (the kernels), and the server's process group
+if it still does not exit. Jupyter starts each kernel in a session of its own, so the
+process group alone does not reach them, and once the server is gone they are no longer its
+children either: that is why they are recorded beforehand. Last, the private temporary
+folder (``Server.home``, with the token's config) is removed.
 
 :class:`StopSignals` (one per process, :data:`STOP`) turns SIGINT, SIGTERM and SIGHUP into
 :class:`Stopped` so that a caller's ``finally: server.stop()`` runs; it raises at most once,
@@ -53,6 +54,10 @@ LOOPBACK = "127.0.0.1"
 #: our front-end extension for RISE's page (see labextensions/jaxdeck-live/)
 LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
 
+
+#: seconds Jupyter gets to shut down with its kernels before what is left is SIGKILLed
+#: (an idle kernel takes well under one; a killed kernel loses nothing a shutdown would keep)
+STOP_WAIT = 2.0
 
 #: the signals that stop `jaxdeck present`: Ctrl-C, `kill`, a closed terminal or SSH session
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -97,9 +102,9 @@ class StopSignals:
             return self
         self.received = []
         self.pending = None
+        self.armed = True  # before the handlers: a signal that comes while they are set is not lost
         for signum in STOP_SIGNALS:
             self.previous.setdefault(signum, signal.signal(signum, self._handle))
-        self.armed = True
         return self
 
     def uninstall(self) -> None:
@@ -230,36 +235,49 @@ class Server:
             return
         self.descendants = {p for p in self.descendants if p.is_running()} | set(children)
 
-    def stop(self, timeout: float = 15) -> None:
+    def stop(self, timeout: float = STOP_WAIT) -> None:
         """Stop the server and everything it started, then remove ``home``; safe to call again.
 
         SIGTERM to the server (Jupyter shuts its kernels down) and up to ``timeout`` seconds
-        for it to exit, else SIGKILL to its process group; then SIGKILL to every recorded
-        descendant still alive (kernels have sessions of their own), and a wait for them.
+        for it to exit. If it has not: SIGKILL to its recorded descendants (a kernel that does
+        not go is what a shutdown waits on; the server, still alive, reaps them), a second for
+        it to finish, else SIGKILL to its process group. Last, SIGKILL to every recorded
+        descendant still alive (kernels have sessions of their own) and a wait for them.
         """
         self.track()
         if self.alive():
-            try:
-                self.process.send_signal(signal.SIGTERM)
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                self.process.wait(5)
+            self.process.send_signal(signal.SIGTERM)
+            if not self._exited(timeout):
+                self._kill_descendants()
+                if not self._exited(1):
+                    try:
+                        os.killpg(self.process.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    self.process.wait(5)
+        psutil.wait_procs(self._kill_descendants(), timeout=5)
+        self.descendants = set()
+        if self.log_file is not None:
+            self.log_file.close()
+            self.log_file = None
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def _exited(self, timeout: float) -> bool:
+        try:
+            self.process.wait(timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+
+    def _kill_descendants(self) -> list:
+        """SIGKILL to the recorded descendants still there; returns them."""
         left = [p for p in self.descendants if p.is_running()]
         for process in left:
             try:
                 process.kill()
             except psutil.Error:  # gone meanwhile
                 pass
-        psutil.wait_procs(left, timeout=5)
-        self.descendants = set()
-        if self.log_file is not None:
-            self.log_file.close()
-            self.log_file = None
-        shutil.rmtree(self.home, ignore_errors=True)
+        return left
 
     def __enter__(self) -> "Server":
         return self

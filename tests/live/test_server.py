@@ -2,6 +2,7 @@
 
 One server for the module, started the way `make present` does (`python -m jaxdeck present
 --port 0 --no-browser`) in a copy of a small repository; the tests use the URL it prints.
+The stop-signal tests start one of their own each, since they end it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -24,6 +26,7 @@ import pytest
 
 from jaxdeck.convert import deck_to_notebook
 from jaxdeck.errors import DeckError
+from jaxdeck.live.server import check_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -47,9 +50,8 @@ def repo(tmp_path_factory):
     return root
 
 
-@pytest.fixture(scope="module")
-def server(repo):
-    """`python -m jaxdeck present --port 0 --no-browser` with no deck; yields (process, printed lines, url)."""
+def start_present(repo) -> dict:
+    """`python -m jaxdeck present --port 0 --no-browser` in ``repo``, once it printed its slideshow URL."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("XLA_PYTHON_CLIENT_PREALLOCATE", None)
     process = subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", "present", "--port", "0", "--no-browser"],
@@ -68,7 +70,14 @@ def server(repo):
     if url is None:
         process.kill()
         pytest.fail("no slideshow URL printed:\n" + "\n".join(lines))
-    info = {"process": process, "lines": lines, "url": url}
+    return {"process": process, "lines": lines, "url": url}
+
+
+@pytest.fixture(scope="module")
+def server(repo):
+    """`python -m jaxdeck present --port 0 --no-browser` with no deck; yields (process, printed lines, url)."""
+    info = start_present(repo)
+    process = info["process"]
     yield info
     if process.poll() is None:
         process.send_signal(signal.SIGINT)  # Ctrl-C
@@ -201,6 +210,84 @@ def test_ctrl_c_stops_the_server_and_its_kernels(server):
     assert process.wait(30) == 0
     gone, alive = psutil.wait_procs(children, timeout=15)
     assert not alive
+
+
+def command_line(process: psutil.Process) -> str:
+    try:
+        return " ".join(process.cmdline())
+    except psutil.Error:
+        return ""
+
+
+@pytest.mark.parametrize("signum, then, stuck", [
+    (signal.SIGTERM, (), False),
+    (signal.SIGHUP, (), False),
+    (signal.SIGTERM, (signal.SIGINT, signal.SIGHUP, signal.SIGTERM), False),
+    (signal.SIGTERM, (), True),
+], ids=["SIGTERM", "SIGHUP", "SIGTERM-then-more-during-the-shutdown", "SIGTERM-with-a-stuck-kernel"])
+def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, signum, then, stuck):
+    """`kill`, a closed terminal, a dropped SSH session: nothing is left running, listening or on disk.
+
+    Signals that come while it shuts down (``then``) are ignored: the shutdown still finishes.
+    A kernel that does not answer Jupyter's shutdown (``stuck``: SIGSTOPped) is SIGKILLed.
+    """
+    present = start_present(repo)
+    process = present["process"]
+    descendants: list[psutil.Process] = []
+    try:
+        base, _ = base_and_token(present["url"])
+        port = int(base.rsplit(":", 1)[1])
+        wrapper = psutil.Process(process.pid)
+        (jupyter,) = wrapper.children()
+        home = Path(jupyter.environ()["JUPYTER_CONFIG_DIR"]).parent  # Server.home
+        assert home.name.startswith("jaxdeck-jupyter-") and home.is_dir()
+
+        status, kernel = api(present, "POST", "kernels", {"name": "python3"})
+        assert status == 201
+        deadline = time.monotonic() + 120
+        while not any(kernel["id"] in command_line(p) for p in descendants):
+            assert time.monotonic() < deadline, "the kernel process did not appear"
+            time.sleep(0.2)
+            descendants = wrapper.children(recursive=True)
+        (kernel_process,) = [p for p in descendants if kernel["id"] in command_line(p)]
+        # the kernel has a session (and process group) of its own: the server's group misses it
+        assert os.getsid(kernel_process.pid) != os.getsid(jupyter.pid)
+        if stuck:
+            kernel_process.suspend()
+
+        signalled = time.monotonic()
+        process.send_signal(signum)
+        for later in then:
+            time.sleep(0.05)
+            if process.poll() is None:
+                process.send_signal(later)
+        assert process.wait(max(0.1, signalled + 5 - time.monotonic())) == 128 + signum
+        _, alive = psutil.wait_procs(descendants, timeout=max(0.0, signalled + 5 - time.monotonic()))
+        assert not alive, alive
+        # the port is free: nothing listens there, a new server can bind it. Bound as Jupyter and
+        # check_port bind (SO_REUSEADDR), since the connections the server closed sit in TIME_WAIT.
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("127.0.0.1", port))
+            s.listen()
+        check_port("127.0.0.1", port)  # what `make present PORT=...` checks before it starts
+        assert not home.exists()
+        elapsed = time.monotonic() - signalled
+        assert elapsed < 5
+        print(f"{signal.Signals(signum).name}: everything gone {elapsed:.2f} s after the signal")
+
+        output = process.stdout.read()
+        assert f"{signal.Signals(signum).name}: stopping the Jupyter server..." in output
+        assert "Traceback" not in output
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+        for leftover in descendants:
+            try:
+                leftover.kill()
+            except psutil.Error:
+                pass
 
 
 def test_non_loopback_needs_an_explicit_flag():
