@@ -303,3 +303,62 @@ def device_count_from_flags(flags: str | None = None) -> int | None:
     flags = os.environ.get("XLA_FLAGS", "") if flags is None else flags
     m = re.search(_COUNT_FLAG + r"=(\d+)", flags)
     return int(m.group(1)) if m else None
+
+
+# ---------------------------------------------------------------------------- machine balance
+
+@dataclass(frozen=True, repr=False)
+class Balance(Displayable):
+    """What this device sustains: float32 matmul FLOP/s and read bandwidth (a sum), measured.
+
+    The ratio of the two is the *ridge point* of a roofline: a function doing fewer FLOPs per
+    byte it moves (its arithmetic intensity) than the ridge is memory-bound here.
+    """
+
+    flops_per_s: float
+    bytes_per_s: float
+    matmul_n: int
+    stream_bytes: int
+    device: str
+
+    @property
+    def ridge(self) -> float:
+        """FLOPs per byte at which compute and memory take equally long on this device."""
+        return self.flops_per_s / self.bytes_per_s
+
+    def bound(self, intensity: float) -> str:
+        """``'memory-bound'`` below the ridge, ``'compute-bound'`` above it."""
+        return "memory-bound" if intensity < self.ridge else "compute-bound"
+
+    def _text(self) -> str:
+        return (f"{self.device}: {self.flops_per_s / 1e9:,.0f} GFLOP/s (f32 matmul {self.matmul_n}²), "
+                f"{self.bytes_per_s / 1e9:,.1f} GB/s (summing {_bytes(self.stream_bytes)}) "
+                f"-> ridge at {self.ridge:.1f} FLOP/byte")
+
+    def _html(self) -> str:
+        rows = [("compute", f"{self.flops_per_s / 1e9:,.0f} GFLOP/s (float32 matmul, n = {self.matmul_n})"),
+                ("memory", f"{self.bytes_per_s / 1e9:,.1f} GB/s (summing a {_bytes(self.stream_bytes)} array)"),
+                ("ridge point", f"{self.ridge:.1f} FLOP per byte")]
+        return box(html_table(["", ""], rows), title=f"machine balance: {self.device}")
+
+
+def balance(matmul_n: int | None = None, stream_elements: int | None = None, budget_s: float = 0.2) -> Balance:
+    """Measure this device's float32 matmul rate and streaming bandwidth (starts JAX).
+
+    Sizes default by backend (``pick``): large enough to leave caches behind, small enough to
+    take well under a second on a laptop CPU. Both are timed with :func:`demos.timing.bench`.
+    """
+    import jax
+    import jax.numpy as jnp
+
+    from .timing import bench
+
+    n = matmul_n or pick(cpu=512, gpu=8192, tpu=8192)
+    m = stream_elements or pick(cpu=2**23, gpu=2**28, tpu=2**28)
+    a = jnp.ones((n, n), jnp.float32)
+    v = jnp.ones((m,), jnp.float32)
+    mm = bench(jax.jit(lambda x: x @ x), a, budget_s=budget_s)
+    st = bench(jax.jit(lambda x: x.sum()), v, budget_s=budget_s)  # reads every byte, writes nothing
+    _, kind, count = describe_devices(jax.devices()[:1])
+    return Balance(flops_per_s=2 * n**3 / mm.median_s, bytes_per_s=v.nbytes / st.median_s,
+                   matmul_n=n, stream_bytes=v.nbytes, device=kind)

@@ -327,6 +327,12 @@ class HloDiff(Displayable):
     optimized_text: str = ""
 
     @property
+    def intensity(self) -> float | None:
+        """Arithmetic intensity from XLA's cost analysis: FLOPs per byte accessed (None if unknown)."""
+        flops, moved = self.cost.get("flops"), self.cost.get("bytes accessed")
+        return flops / moved if flops is not None and moved else None
+
+    @property
     def removed(self) -> list[str]:
         """Ops present in the jaxpr or StableHLO that no longer appear after XLA optimisation."""
         before = set(map(canonical, self.jaxpr_ops)) | set(map(canonical, self.stablehlo_ops))
@@ -374,6 +380,8 @@ class HloDiff(Displayable):
         for key, label in names:
             if key in self.cost:
                 lines.append(f"{label}: {self.cost[key]:,.0f}")
+        if self.intensity is not None:
+            lines.append(f"intensity: {self.intensity:.2g} FLOP/byte")
         for key, label in (("argument_size_in_bytes", "arguments"), ("output_size_in_bytes", "outputs"),
                            ("temp_size_in_bytes", "temporaries")):
             if key in self.memory:

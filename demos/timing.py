@@ -474,9 +474,9 @@ class Verdict(Displayable):
             return f"no verdict: {self.reason}"
         if self.reproduced:
             worst = max(self.rows, key=lambda r: r.apart)
-            return (f"reproduced: every ratio within {fmt_ratio(worst.apart)} of {self.reference_label}'s "
-                    f"({tol}){noisy}")
-        return f"not reproduced: {self.reason} ({tol}){noisy}"
+            return (f"reproduced: each ratio within {fmt_ratio(worst.apart)} of {self.reference_label}; "
+                    f"{tol}{noisy}")
+        return f"not reproduced: {self.reason}; {tol}{noisy}"
 
     def _text(self) -> str:
         return str(self)
@@ -517,6 +517,7 @@ class Comparison(Displayable):
     reference_label: str = "reference"
     title: str = ""
     tolerance: float = DEFAULT_TOLERANCE
+    figure: str = ""  # the headline figure this comparison reproduces (see :func:`scoreboard`)
 
     def __getitem__(self, name: str) -> Timing:
         return self.timings[name]
@@ -621,7 +622,8 @@ def compare(fns: Mapping[str, Callable], *args, baseline: str | None = None,
             reference: Mapping[str, Any] | None = None, reference_label: str = "reference",
             title: str = "", args_for: Mapping[str, tuple] | None = None, warmup: int = 1,
             repeat: int = DEFAULT_REPEAT, number: int | None = None, budget_s: float | None = 0.3,
-            tolerance: float = DEFAULT_TOLERANCE, remeasure: float = 3.0, **kwargs) -> Comparison:
+            tolerance: float = DEFAULT_TOLERANCE, remeasure: float = 3.0, figure: str = "",
+            **kwargs) -> Comparison:
     """Time each function under the :func:`bench` protocol and compare them.
 
     ``fns``: ``{"NumPy": f1, "JAX eager": f2, "JAX jit": jax.jit(f2)}``, all called with
@@ -632,7 +634,8 @@ def compare(fns: Mapping[str, Callable], *args, baseline: str | None = None,
     for both. ``budget_s`` is per function. ``tolerance``: the factor within which a ratio
     counts as reproducing the reference's (:meth:`Comparison.verdict`). ``remeasure``: an
     entry whose spread exceeds its median is measured once more with this many times the
-    budget (0: never), and the second measurement is kept.
+    budget (0: never), and the second measurement is kept. ``figure``: a name for the headline
+    figure this reproduces; the comparison is then kept for :func:`scoreboard`.
     """
     if not fns:
         raise ValueError("compare() needs at least one function")
@@ -658,5 +661,61 @@ def compare(fns: Mapping[str, Callable], *args, baseline: str | None = None,
                     f"({fmt_seconds(t.std_s)}) exceeded its median ({fmt_seconds(t.median_s)})")
             t = dataclasses.replace(again, notes=again.notes + (note,))
         timings[name] = t
-    return Comparison(timings=timings, baseline=baseline, reference=ref, reference_label=reference_label,
-                      title=title, tolerance=tolerance)
+    result = Comparison(timings=timings, baseline=baseline, reference=ref, reference_label=reference_label,
+                        title=title, tolerance=tolerance, figure=figure)
+    if figure:
+        FIGURES[figure] = result
+    return result
+
+
+# ---------------------------------------------------------------------------- scoreboard
+
+FIGURES: dict = {}  # figure name -> the latest Comparison made with compare(..., figure=name)
+
+
+def _ratio_list(ratios: Mapping[str, float | None], baseline: str) -> str:
+    return ", ".join(f"{k} {fmt_ratio(v)}" for k, v in ratios.items() if k != baseline and v is not None)
+
+
+@dataclass(repr=False)
+class Scoreboard(Displayable):
+    """Every headline figure measured so far: our ratios beside the source's, and each verdict."""
+
+    comparisons: dict  # figure name -> Comparison
+
+    def rows(self) -> list[list[str]]:
+        out = []
+        for name, c in self.comparisons.items():
+            v = c.verdict()
+            theirs = {k: r for k, r in c.reference_ratios.items() if r is not None}
+            ours = {k: c.ratios[k] for k in theirs}
+            word = {True: "reproduced", False: "not reproduced", None: "no verdict"}[v.reproduced]
+            worst = max((r.apart for r in v.rows), default=None)
+            out.append([name, f"vs {c.baseline}: " + _ratio_list(ours, c.baseline), _ratio_list(theirs, c.baseline),
+                        word + (f" ({fmt_ratio(worst)} apart at most)" if worst else "")])
+        return out
+
+    def _text(self) -> str:
+        headers = ["figure", "ours (ratio to baseline)", "source", "verdict"]
+        lines = [text_table(headers, self.rows(), "llll")]
+        lines += [f"{name}: {c.verdict()}" for name, c in self.comparisons.items()]
+        return "\n".join(lines)
+
+    def _html(self) -> str:
+        if not self.comparisons:
+            return box(f'<div style="color:{MUTED}">no headline figures measured yet</div>')
+        rows = self.rows()
+        styled = []
+        for r in rows:
+            colour = "#2e7d32" if r[3].startswith("reproduced") else WARN
+            styled.append([esc(r[0]), esc(r[1]), esc(r[2]), f'<b style="color:{colour}">{esc(r[3])}</b>'])
+        table = html_table(["figure", "ours (ratio to baseline)", "source", "verdict"], styled, "llll",
+                           raw_columns=range(4))
+        tol = sorted({f"{c.tolerance:g}×" for c in self.comparisons.values()})
+        return box(table + small(f"verdicts computed from the measured ratios; tolerance {', '.join(tol)} "
+                                 "on each ratio; reasons in the text form"), title="headline figures")
+
+
+def scoreboard(figures: Mapping[str, Comparison] | None = None) -> Scoreboard:
+    """A table of headline figures: ``figures`` or every ``compare(..., figure=...)`` made so far."""
+    return Scoreboard(dict(FIGURES if figures is None else figures))

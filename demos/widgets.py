@@ -198,7 +198,8 @@ class SizeExplorer(_Explorer):
             args_for = {}
             shared = tuple(made) if isinstance(made, (tuple, list)) else (made,)
         result = compare(self.fns, *shared, args_for=args_for, baseline=self.baseline,
-                         budget_s=self.budget_s, title=f"{self.description} {fmt_int(size)}")
+                         budget_s=self.budget_s, title=f"{self.description} {fmt_int(size)}",
+                         remeasure=0)  # a slider move must stay quick; moving back measures again
         self.results[size] = result
         self.runs += 1
         self.size = size

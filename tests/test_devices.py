@@ -144,3 +144,11 @@ def test_simulate_cpu_devices_keeps_other_xla_flags(monkeypatch):
     assert devices.device_count_from_flags("") is None
     with pytest.raises(ValueError):
         devices.simulate_cpu_devices(0)
+
+
+def test_balance_measures_a_ridge_point_and_classifies_intensity():
+    b = devices.balance(matmul_n=128, stream_elements=2**18, budget_s=0.05)
+    assert b.flops_per_s > 0 and b.bytes_per_s > 0
+    assert b.ridge == pytest.approx(b.flops_per_s / b.bytes_per_s)
+    assert b.bound(b.ridge / 10) == "memory-bound" and b.bound(b.ridge * 10) == "compute-bound"
+    assert "FLOP/byte" in str(b) and "ridge point" in b._repr_html_()

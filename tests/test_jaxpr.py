@@ -136,3 +136,16 @@ def test_diff_matches_the_compilers_own_cost_analysis():
     cost = compiled.cost_analysis()
     cost = cost[0] if isinstance(cost, (list, tuple)) else cost
     assert d.cost["flops"] == cost["flops"]
+
+
+def test_intensity_is_flops_per_byte_from_the_cost_analysis():
+    import jax.numpy as jnp
+
+    from demos import jaxpr
+
+    d = jaxpr.diff(lambda x: (jnp.exp(x) * 2.0 + 1.0).sum(), jnp.ones(1000))
+    assert d.intensity == pytest.approx(d.cost["flops"] / d.cost["bytes accessed"])
+    assert d.intensity < 1  # an elementwise chain does little work per byte
+    m = jaxpr.diff(lambda a: a @ a, jnp.ones((256, 256)))
+    assert m.intensity > 10 * d.intensity  # a matmul reuses every byte it loads
+    assert any("FLOP/byte" in line for line in d.cost_lines())

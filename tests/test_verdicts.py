@@ -160,3 +160,30 @@ def test_noisy_rows_are_flagged_and_remeasured():
 
     c = compare({"a": sometimes_slow}, budget_s=0.02, remeasure=2.0)
     assert not c["a"].noisy or any("re-measured" in n for n in c["a"].notes)
+
+
+def test_scoreboard_lists_each_figure_with_its_computed_verdict():
+    from demos.timing import scoreboard
+
+    good = _comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.2})
+    bad = _comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.9})
+    board = scoreboard({"first": good, "second": bad})
+    rows = board.rows()
+    assert rows[0][0] == "first" and rows[0][3].startswith("reproduced")
+    assert rows[1][3].startswith("not reproduced") and "y 9.00×" in rows[1][1] and "y 2.00×" in rows[1][2]
+    assert "second: not reproduced: y takes 9.00×" in str(board)
+    assert "not reproduced" in board._repr_html_()
+    # the same measurements against a moved reference: the row's verdict follows
+    moved = _comparison("x", {"x": "1 s", "y": "9 s"}, {"x": 0.1, "y": 0.9})
+    assert scoreboard({"second": moved}).rows()[0][3].startswith("reproduced")
+
+
+def test_compare_with_a_figure_name_registers_it():
+    from demos import timing
+
+    timing.FIGURES.pop("unit test figure", None)
+    c = compare({"a": lambda: 1, "b": lambda: 2}, budget_s=0.01, reference={"a": "1 µs", "b": "1 µs"},
+                figure="unit test figure")
+    assert timing.FIGURES["unit test figure"] is c
+    assert "unit test figure" in str(timing.scoreboard())
+    timing.FIGURES.pop("unit test figure")
