@@ -514,3 +514,75 @@ def diff(fn: Callable, *args, **kwargs) -> HloDiff:
     return HloDiff(name=name, jaxpr_ops=jaxpr_ops, stablehlo_ops=stablehlo_ops(lowered_text), kernels=kernels,
                    hlo_ops=hlo_ops, cost=_cost_dict(compiled), memory=_memory_dict(compiled),
                    lowered_text=lowered_text, optimized_text=optimized_text)
+
+
+# ---------------------------------------------------------------------------- autodiff residuals
+
+_ITEMSIZE = {"bool": 1, "bf16": 2, "f8": 1}
+
+
+def _short_bytes(dtype: str, shape: str) -> int:
+    """Bytes of an array written the jaxpr way, e.g. ``f32`` and ``512,256``."""
+    size = 1
+    for d in filter(None, shape.split(",")):
+        size *= int(d)
+    if dtype in _ITEMSIZE:
+        return size * _ITEMSIZE[dtype]
+    m = re.match(r"[a-z]+?(\d+)", dtype)
+    bits = int(m.group(1)) if m else 32
+    return size * max(bits // 8, 1)
+
+
+@dataclass(repr=False)
+class Residuals(Displayable):
+    """What reverse-mode autodiff keeps from the forward pass for the backward pass."""
+
+    name: str
+    entries: list  # (type string, bytes, where it comes from)
+
+    @property
+    def count(self) -> int:
+        return len(self.entries)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(b for _, b, _ in self.entries)
+
+    def summary(self) -> str:
+        from ._display import fmt_int
+
+        return f"{self.name}: {self.count} residuals, {fmt_int(self.nbytes)} bytes kept for the backward pass"
+
+    def _kinds(self) -> list[list[str]]:
+        kinds: dict = {}
+        for t, b, src in self.entries:
+            what = re.sub(r" from \S+:\d+:\d+", "", src)
+            key = (t, what)
+            n, tot = kinds.get(key, (0, 0))
+            kinds[key] = (n + 1, tot + b)
+        return [[str(n), t, what, f"{tot:,}"] for (t, what), (n, tot) in kinds.items()]
+
+    def _text(self) -> str:
+        return self.summary() + "\n" + text_table(["×", "type", "kept", "bytes"], self._kinds(), "rllr")
+
+    def _html(self) -> str:
+        return box(html_table(["×", "type", "kept", "bytes"], self._kinds(), "rllr"), title=self.summary())
+
+
+def residuals(fn: Callable, *args, name: str | None = None, **kwargs) -> Residuals:
+    """The residuals ``jax.grad`` would save for ``fn(*args)``, from JAX's own
+    ``jax.ad_checkpoint.print_saved_residuals``, counted and summed in bytes."""
+    import contextlib
+    import io
+
+    from jax.ad_checkpoint import print_saved_residuals
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        print_saved_residuals(fn, *args, **kwargs)
+    entries = []
+    for line in buf.getvalue().splitlines():
+        m = re.match(r"\s*(\w+)\[([\d,]*)\]\s*(.*)", line)
+        if m:
+            entries.append((f"{m.group(1)}[{m.group(2)}]", _short_bytes(m.group(1), m.group(2)), m.group(3)))
+    return Residuals(name or getattr(fn, "__name__", "function"), entries)

@@ -149,3 +149,29 @@ def test_intensity_is_flops_per_byte_from_the_cost_analysis():
     m = jaxpr.diff(lambda a: a @ a, jnp.ones((256, 256)))
     assert m.intensity > 10 * d.intensity  # a matmul reuses every byte it loads
     assert any("FLOP/byte" in line for line in d.cost_lines())
+
+
+def test_residuals_count_what_grad_keeps_and_checkpoint_shrinks_it():
+    import jax
+    import jax.numpy as jnp
+
+    from demos import jaxpr
+
+    def block(h):
+        for _ in range(3):
+            h = jnp.tanh(h * 1.5)
+        return h
+
+    def deep(x, remat=False):
+        f = jax.checkpoint(block) if remat else block
+        for _ in range(3):
+            x = f(x)
+        return x.sum()
+
+    x = jnp.ones((64, 32))
+    plain = jaxpr.residuals(deep, x)
+    remat = jaxpr.residuals(lambda v: deep(v, True), x, name="remat")
+    assert plain.count > remat.count > 0
+    assert plain.nbytes > 2 * remat.nbytes
+    assert plain.nbytes >= 9 * 64 * 32 * 4  # a tanh output per layer at least
+    assert "residuals" in str(plain) and "f32[64,32]" in plain._repr_html_()
