@@ -27,7 +27,8 @@ class CompactComparison(Displayable):
             place = "host CPU" if t.backend == "host" else f"{t.device_count} × {t.device} ({t.backend})"
             where.setdefault(place, []).append(name)
         parts = ["; ".join(f"{', '.join(names)} on {place}" for place, names in where.items())]
-        compiles = [f"{name} {fmt_seconds(t.compile_s)}" for name, t in timings.items() if t.compile_s is not None]
+        compiles = [f"{name} {'cached' if t.compile_cached else fmt_seconds(t.compile_s)}"
+                    for name, t in timings.items() if t.compile_s is not None]
         if compiles:
             parts.append("compile: " + ", ".join(compiles))
         first = next(iter(timings.values()))

@@ -468,15 +468,15 @@ class Verdict(Displayable):
         return "; ".join(r.describe(self.baseline, self.reference_label) for r in bad)
 
     def __str__(self) -> str:
-        tol = f"tolerance {self.tolerance:g}× on each ratio to {self.baseline}"
-        noisy = (f" (still noisy after re-measuring: {', '.join(self.noisy)})" if self.noisy else "")
+        tol = f"tolerance {self.tolerance:g}×"
+        noisy = (f"; still noisy after re-measuring: {', '.join(self.noisy)}" if self.noisy else "")
         if self.reproduced is None:
             return f"no verdict: {self.reason}"
         if self.reproduced:
             worst = max(self.rows, key=lambda r: r.apart)
-            return (f"reproduced: each ratio within {fmt_ratio(worst.apart)} of {self.reference_label}; "
-                    f"{tol}{noisy}")
-        return f"not reproduced: {self.reason}; {tol}{noisy}"
+            return (f"reproduced: every ratio to {self.baseline} within {fmt_ratio(worst.apart)} of "
+                    f"{self.reference_label}'s ({tol}{noisy})")
+        return f"not reproduced: {self.reason} ({tol}{noisy})"
 
     def _text(self) -> str:
         return str(self)
@@ -484,7 +484,7 @@ class Verdict(Displayable):
     def _html(self) -> str:
         colour = "#2e7d32" if self.reproduced else (MUTED if self.reproduced is None else WARN)
         head, _, rest = str(self).partition(":")
-        return (f'<div class="verdict" style="font-size:20px"><b style="color:{colour}">{esc(head)}</b>:'
+        return (f'<div class="verdict" style="font-size:17px"><b style="color:{colour}">{esc(head)}</b>:'
                 f"{esc(rest)}</div>")
 
     def to_dict(self) -> dict:
