@@ -74,6 +74,23 @@ def test_every_cell_within_budget_unless_tagged_slow(built, deck):
 
 
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_every_headline_figure_shows_its_computed_verdict(built, deck):
+    """A cell that compares against a source figure prints a verdict beside its chart, in both the
+    HTML and the plain-text output, computed by demos (never typed into the deck)."""
+    _, nb = built(deck)
+    for cell in nb.cells:
+        if cell.cell_type != "code" or "figure=" not in cell.source or "reference=" not in cell.source:
+            continue
+        where = f"{deck}:{cell.metadata['jaxdeck']['line']}"
+        shown = [o for o in cell.outputs if o.output_type in ("display_data", "execute_result")]
+        assert shown, f"{where}: the comparison is not displayed"
+        html = "".join(o.data.get("text/html", "") for o in shown)
+        text = "".join(o.data.get("text/plain", "") for o in shown)
+        assert 'class="verdict"' in html, f"{where}: no verdict beside the chart"
+        assert "reproduced" in text, f"{where}: no verdict in the text form"
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_every_slide_has_notes(built, deck):
     _, nb = built(deck)
     notes = notes_by_slide(nb)
