@@ -296,6 +296,11 @@ def write_live_settings(home: Path) -> None:
     settings = home / "config" / "lab" / "user-settings" / "jupyterlab-rise"
     settings.mkdir(parents=True, exist_ok=True)
     (settings / "plugin.jupyterlab-settings").write_text(json.dumps(RISE_SETTINGS, indent=2))
+    # jupytext's front-end asks for JupyterLab ^4.6 and RISE's page carries 4.3: it has nothing
+    # to add to a slideshow (the server-side contents manager does jupytext's work), so it stays off.
+    labconfig = home / "config" / "labconfig"
+    labconfig.mkdir(parents=True, exist_ok=True)
+    (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": {"jupyterlab-jupytext": True}}))
 
 
 def server_env(home: Path, root: Path) -> dict[str, str]:

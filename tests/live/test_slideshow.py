@@ -188,6 +188,38 @@ def test_speaker_notes_are_rendered_once_without_the_marker(browser, server, rem
         page.close()
 
 
+def test_speaker_view_shows_this_slides_notes_and_leaves_the_main_view_where_it_is(browser, server, remote):
+    page = open_live(browser, server, remote, "live_talk.md")
+    try:
+        go(page, (2, 0))
+        with page.context.expect_page(timeout=30000) as opened:
+            page.keyboard.press("s")
+        speaker = opened.value
+        speaker.wait_for_function("() => document.querySelector('.speaker-controls-notes') &&"
+                                  " document.querySelector('.speaker-controls-notes').innerText.includes('answer')",
+                                  timeout=30000)
+        page.wait_for_timeout(3000)  # the previews load whole slideshows: give them time to report
+        assert page.evaluate("window.jaxdeckLive.reveal.getIndices().h") == 2
+        notes = speaker.inner_text(".speaker-controls-notes")
+        assert notes.count("The answer comes from the setup slide.") == 1
+        assert "Note:" not in notes and "`" not in notes
+        speaker.close()
+    finally:
+        page.close()
+
+
+def test_help_overlay_lists_the_presenter_keys(browser, server, remote):
+    page = open_live(browser, server, remote, "live_talk.md")
+    try:
+        page.keyboard.press("Shift+Slash")
+        page.wait_for_selector(".reveal .overlay-help", timeout=10000)
+        text = page.inner_text(".reveal .overlay-help")
+        for description in ("Interrupt the kernel", "Restart the kernel", "re-run the code cells before this slide"):
+            assert description in text
+    finally:
+        page.close()
+
+
 @pytest.fixture(scope="module")
 def talk(browser, server, remote):
     """One page on live_talk.md, shared by the tests that drive its kernel in order."""
@@ -243,6 +275,16 @@ def kernel_processes(server) -> list[psutil.Process]:
     return found
 
 
+def wait_status(page, pattern: str, timeout: float):
+    """Wait for the presenter's status line to match; on a timeout, say what the kernel went through."""
+    try:
+        page.wait_for_function("p => new RegExp(p, 'i').test(document.querySelector('.jd-live-status').textContent)",
+                               arg=pattern, timeout=timeout * 1000)
+    except Exception:
+        seen = page.evaluate("() => [window.jaxdeckLive.states.join(','), document.querySelector('.jd-live-status').textContent]")
+        raise AssertionError(f"status never matched {pattern!r}: kernel states, status line = {seen}") from None
+
+
 def test_after_the_kernel_is_killed_the_recover_key_brings_the_demo_back(talk, server):
     go(talk, (2, 0))
     talk.evaluate("() => document.querySelectorAll('.jp-OutputArea-output').forEach(e => e.remove())")
@@ -250,13 +292,11 @@ def test_after_the_kernel_is_killed_the_recover_key_brings_the_demo_back(talk, s
     assert kernels
     for kernel in kernels:
         kernel.send_signal(signal.SIGKILL)
-    talk.wait_for_function("() => /kernel restarted/i.test(document.querySelector('.jd-live-status').textContent)",
-                           timeout=60000)
+    wait_status(talk, "kernel restarted", 60)
     assert talk.is_visible(".jd-live-status")
     assert not talk.is_visible(".jp-Dialog")  # no modal box in front of the audience
     talk.keyboard.press("r")
-    talk.wait_for_function("() => /Recovered/.test(document.querySelector('.jd-live-status').textContent)",
-                           timeout=30000)
+    wait_status(talk, "Recovered", 30)
     talk.keyboard.press("Shift+Enter")
     wait_output(talk, "answer 42")
     assert "NameError" not in outputs_on_slide(talk)
@@ -279,3 +319,27 @@ def test_a_widget_slider_moved_live_changes_its_output(talk):
                            timeout=15000)
     value = int(talk.inner_text(".reveal .slides section.present .widget-readout"))
     assert value > 2 and label.inner_text() == f"square {value * value}"
+
+
+def test_a_code_cell_is_still_an_editor_when_clicked(talk):
+    go(talk, (2, 0))
+    talk.click(".reveal .slides section.present .jp-CodeCell .cm-content")
+    talk.keyboard.press("End")
+    talk.keyboard.press("ArrowLeft")  # inside print( ... )
+    talk.keyboard.type(", 'edited live'")
+    talk.keyboard.press("Shift+Enter")  # from inside the editor: runs that cell
+    wait_output(talk, "answer 42 edited live")
+
+
+def test_the_restart_key_starts_a_new_kernel_and_says_so(talk, server):
+    go(talk, (2, 0))
+    before = {p.pid for p in kernel_processes(server)}
+    talk.keyboard.press("Escape")
+    talk.evaluate("() => document.activeElement.blur()")
+    talk.keyboard.press("0")
+    talk.keyboard.press("0")
+    wait_status(talk, "kernel restarted", 60)
+    after = {p.pid for p in kernel_processes(server)}
+    assert len(before - after) == 1 and len(after - before) == 1  # this deck's kernel replaced, the other kept
+    talk.keyboard.press("r")
+    wait_status(talk, "Recovered", 30)

@@ -18,6 +18,7 @@ window.jaxdeckSlideshow = (function () {
     { keyCode: 73, key: "I I", description: "Interrupt the kernel (press I twice)" },
     { keyCode: 48, key: "0 0", description: "Restart the kernel (press 0 twice)" },
     { keyCode: 82, key: "R", description: "Recover: re-run the code cells before this slide" },
+    { keyCode: 1000, key: "Shift Enter", description: "Run the slide's next code cell" },
   ];
 
   function activate(app, tracker, lib) {
@@ -248,13 +249,15 @@ window.jaxdeckSlideshow = (function () {
       panel.sessionContext.statusChanged.connect((_, state) => {
         live.states.push(state);
         if (state === "autorestarting" || state === "restarting") {
-          restarting = true;
+          restarting = state === "autorestarting" ? "started" : true;
           live.needsRecovery = true;
           say(state === "autorestarting" ? "The kernel died and is restarting…" : "Restarting the kernel…", { sticky: true, kind: "error" });
           if (lib.Dialog) setTimeout(() => lib.Dialog.flush(), 50);  // no modal box in front of the audience
         } else if (state === "dead") {
           say("The kernel is dead: press 0 0 to start a new one.", { sticky: true, kind: "error" });
-        } else if (state === "idle" && restarting) {
+        } else if (restarting && (state === "starting" || state === "unknown")) {
+          restarting = "started";  // the old kernel is gone: the next idle is the new one's
+        } else if (state === "idle" && restarting === "started") {
           restarting = false;
           say("The kernel restarted: earlier results are gone. Press R to re-run the code cells before this slide.",
             { sticky: true, kind: "error" });
@@ -290,11 +293,29 @@ window.jaxdeckSlideshow = (function () {
       if (event.key === "i" || event.key === "I") { if (twice("i")) void interrupt(); }
       else if (event.key === "0") { if (twice("0")) void restart(); }
       else if (event.key === "r" || event.key === "R") void recover();
+      else if (event.key === "s" || event.key === "S") openSpeakerView();  // JupyterLab's keymap eats it otherwise
       else handled = false;
       if (handled) {
         event.preventDefault();
         event.stopImmediatePropagation();
       }
+    }
+
+    function openSpeakerView() {
+      const notes = Reveal.getPlugin && Reveal.getPlugin("notes");
+      if (notes) notes.open();
+    }
+
+    /** The speaker view's slide previews are whole RISE pages that start at the first slide and
+     *  report it back as the state to show: the main view would jump there. It navigates the main
+     *  view with keys it forwards, so a state pushed from that window is never the presenter's. */
+    function fromSpeakerView(event) {
+      let data = event.data;
+      if (typeof data === "string") { try { data = JSON.parse(data); } catch (_) { return; } }
+      if (!data || data.method !== "setState" || event.source === window) return;
+      let opener = null;
+      try { opener = event.source && event.source.opener; } catch (_) { return; }
+      if (opener === window) event.stopImmediatePropagation();
     }
 
     function onSlideChanged() {
@@ -307,6 +328,7 @@ window.jaxdeckSlideshow = (function () {
       live.panel = panel;
       watchKernel(panel);
       window.addEventListener("keydown", onKeyDown, true);
+      window.addEventListener("message", fromSpeakerView, true);
       const ready = () => {
         decorate(panel);
         for (const key of KEYS) Reveal.addKeyBinding(key, () => {});  // listed on the `?` overlay
