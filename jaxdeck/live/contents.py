@@ -31,7 +31,7 @@ from ..convert import deck_to_notebook
 from ..decks import NOT_DECKS
 from ..errors import DeckError
 from ..export import reveal_config
-from ..layout import byline, provenance_line
+from ..layout import byline, provenance_line, static_outputs
 from ..structure import NOTE_PREFIX, NOTES
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -207,6 +207,13 @@ class DeckContentsManager(TextFileContentsManager):
                 self.log.warning("jaxdeck: cannot read %s (%s); no pre-baked outputs", built_path, err)
             else:
                 count = merge_outputs(nb, built)
+                # the presenter's own build made these outputs: show their HTML and SVG as built
+                # (JupyterLab sanitises untrusted outputs, which turns a chart into its text);
+                # a widget's model lives only in the kernel that made it: its static view until re-run
+                for cell in nb.cells:
+                    if cell.cell_type == "code" and cell.get("outputs"):
+                        cell.metadata["trusted"] = True
+                        static_outputs(cell)
                 self.log.info("jaxdeck: %s: outputs of %d cells from %s", path, count, built_path)
                 for key in ("kernelspec", "language_info"):
                     if key in built.metadata:

@@ -122,3 +122,43 @@ def test_marker_lines_are_hidden_live_and_restored_on_save(repo):
     assert "## A demo cell" in sources  # the slide starts with its heading, not a rule
     save(cm, path, nb)
     assert (repo / path).read_bytes() == original
+
+
+def test_prebaked_outputs_are_trusted_and_widgets_fall_back_to_their_static_view(repo):
+    deck = repo / "slides" / "present_demo.md"
+    built = deck_to_notebook(deck)
+    code = next(c for c in built.cells if c.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("display_data", data={
+        "text/plain": "explorer", "text/html": "<svg><circle r='3'/></svg>",
+        "application/vnd.jupyter.widget-view+json": {"model_id": "gone", "version_major": 2, "version_minor": 0}})]
+    (repo / "build" / "notebooks").mkdir(parents=True)
+    nbformat.write(built, repo / "build" / "notebooks" / "present_demo.ipynb")
+
+    cm = DeckContentsManager(root_dir=str(repo))
+    cell = next(c for c in cm.get("slides/present_demo.md")["content"].cells if c.cell_type == "code")
+    assert cell.metadata["trusted"] is True  # JupyterLab would sanitise the SVG away otherwise
+    assert set(cell.outputs[0]["data"]) == {"text/plain", "text/html"}  # the widget's model died with its kernel
+
+
+def test_notes_marker_and_live_settings_are_taken_out_and_put_back(repo):
+    cm = DeckContentsManager(root_dir=str(repo))
+    path = "slides/example.md"
+    original = (repo / path).read_bytes()
+    nb = cm.get(path)["content"]
+    notes = [c for c in nb.cells if c.metadata["slideshow"]["slide_type"] == "notes"]
+    assert notes and not any(c.source.startswith("Note:") for c in notes)
+    rise = nb.metadata["rise"]
+    assert (rise["width"], rise["height"], rise["center"]) == ("1280", "720", False)
+    assert "title_html" in nb.metadata["jaxdeck_live"]
+    save(cm, path, nb)
+    assert (repo / path).read_bytes() == original  # no `rise:` header, every `Note:` back in place
+
+
+def test_the_stylesheet_beside_a_deck_is_its_theme_and_the_live_rules(repo):
+    cm = DeckContentsManager(root_dir=str(repo))
+    sheet = cm.get("slides/example.css", type="file")
+    assert sheet["mimetype"] == "text/css"
+    assert "jaxdeck \"projector\"" in sheet["content"] and ".jd-live-status" in sheet["content"]
+    assert cm.get("slides/rise.css", type="file")["content"] == ""
+    (repo / "slides" / "example.css").write_text(".reveal h2 { color: teal; }\n")
+    assert cm.get("slides/example.css", type="file")["content"].endswith(".reveal h2 { color: teal; }\n")
