@@ -99,6 +99,7 @@ def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None) ->
     options = nb.metadata.get("jaxdeck") or {}
     config = reveal_config(options)
     defaults = {"width": str(config["width"]), "height": str(config["height"]), "margin": config["margin"],
+                "minScale": 0.2, "maxScale": 2.0,  # reveal.js's own; RISE never shrinks a slide otherwise
                 "center": config["center"], "transition": config["transition"],
                 "slideNumber": config["slideNumber"], "controls": True, "progress": True,
                 "scroll": True, "help": True, "auto_select": "code", "start_slideshow_at": "beginning"}

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 EXAMPLE = ROOT / "slides" / "example.md"
 
-#: (slide index h, v) in example.md: the title, a demo cell with output, two columns
-TITLE, DEMO, COLUMNS = (0, 0), (2, 0), (4, 0)
+#: (slide index h, v) in example.md: the title, a demo cell with output, pauses before code, two columns
+TITLE, DEMO, PAUSES, COLUMNS = (0, 0), (2, 0), (3, 0), (4, 0)
 
 SCALED_FONT = """([sel, live]) => {
   const reveal = live ? window.jaxdeckLive.reveal : window.Reveal;
@@ -150,7 +150,7 @@ def test_slides_show_no_notebook_chrome_and_the_title_byline(browser, server, re
         title = page.inner_text(".reveal .slides section.present")
         assert "Every feature of the deck format on a few slides" in title and "The jaxdeck authors" in title
         assert "Outputs measured on" in title
-        for where in (TITLE, DEMO, COLUMNS):
+        for where in (TITLE, DEMO, PAUSES, COLUMNS):
             go(page, where)
             prompts = page.eval_on_selector_all(
                 ".reveal .slides section.present .jp-InputPrompt, .reveal .slides section.present .jp-OutputPrompt",
