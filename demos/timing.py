@@ -553,7 +553,9 @@ class Comparison(Displayable):
         for name, t in self.timings.items():
             row = [name, f"{fmt_seconds(t.median_s)} ± {fmt_spread(t.std_s, t.median_s)}",
                    fmt_ratio(ratios[name]), "baseline" if name == self.baseline else fmt_speed(ratios[name]),
-                   "—" if t.compile_s is None else (fmt_seconds(t.compile_s) + (" (cached)" if t.compile_cached else ""))]
+                   "—" if t.compile_s is None else ("cached" if t.compile_cached and not t.compile_s
+                                                     else fmt_seconds(t.compile_s)
+                                                     + (" (cached)" if t.compile_cached else ""))]
             if self.reference:
                 ref = self.reference.get(name)
                 row += [fmt_seconds(ref) if ref is not None else "—", fmt_ratio(rref[name])]
