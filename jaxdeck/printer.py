@@ -18,6 +18,10 @@ class BackgroundPrinter:
     """``print_pdfs(nb, html, outputs)`` in a browser started in the background; ``close()`` when done."""
 
     def __init__(self):
+        # imported here, in the caller's thread: jupyter_client's modules import each other, and
+        # imported from two threads at once (this one's and the build's) Python fails one with a deadlock
+        from . import browser, pdf  # noqa: F401
+
         self._jobs: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="jaxdeck-printer", daemon=True)
         self._thread.start()
