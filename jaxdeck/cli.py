@@ -1,13 +1,26 @@
-"""`python -m jaxdeck build|pdf|check|present|bench [DECK...]`: the Makefile's verbs."""
+"""`python -m jaxdeck build|pdf|check|present|preview|bench [DECK...]`: the Makefile's verbs.
+
+It starts at once: only the verb that runs is imported (``--help`` imports none), and the
+verbs import their heavy libraries (nbformat, nbconvert, nbclient, Playwright) when they use them.
+"""
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
-from pathlib import Path
 
-from .errors import DeckError
+# nbformat imports jsonschema, whose format checkers import rfc3987_syntax when it is
+# installed (jupyter-events asks for it); that compiles some 35 Lark grammars at import,
+# about 1.5 s of every start, for the `iri` formats that no notebook schema uses
+# (jsonschema issue 1428). A None entry makes that optional import fail at once, and
+# jsonschema then leaves those two checkers out. Only this process is affected.
+sys.modules.setdefault("rfc3987_syntax", None)
+
+import argparse  # noqa: E402
+import importlib  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from .errors import DeckError  # noqa: E402
+from .stopping import Stopped, stop_on_signals  # noqa: E402
 
 #: command -> (module with add_arguments/run, one-line help)
 COMMANDS = {
@@ -18,30 +31,44 @@ COMMANDS = {
     "bench": ("jaxdeck.commands.bench", "run the performance benchmarks into build/bench"),
 }
 
+#: commands that handle their stop signals themselves (a server that must shut down in order)
+OWN_SIGNALS = {"present"}
 
-def parser() -> argparse.ArgumentParser:
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with ``command``, only that verb's module is imported ("" imports none)."""
     top = argparse.ArgumentParser(prog="python -m jaxdeck", description="JAX seminar decks from Markdown.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in COMMANDS.items():
+        verb = sub.add_parser(name, help=help_text, description=help_text)
+        if command is not None and name != command:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as err:
             if err.name == module_name:
                 continue
             raise
-        command = sub.add_parser(name, help=help_text, description=help_text)
-        module.add_arguments(command)
-        command.set_defaults(run=module.run)
+        module.add_arguments(verb)
+        verb.set_defaults(run=module.run)
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    name = next((a for a in argv if not a.startswith("-")), "")
+    args = parser(name if name in COMMANDS else "").parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        if args.command in OWN_SIGNALS:
+            return int(args.run(args) or 0)
+        with stop_on_signals():
+            return int(args.run(args) or 0)
     except DeckError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except Stopped as stop:
+        print("interrupted" if stop.name == "SIGINT" else f"stopped by {stop.name}", file=sys.stderr)
+        return stop.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -68,10 +68,10 @@ def built(tmp_path_factory):
     return get
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None):
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600):
     """Run `python -m jaxdeck ...` as a user would; returns the CompletedProcess."""
     import subprocess
 
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     return subprocess.run([sys.executable, "-m", "jaxdeck", *args], cwd=cwd or ROOT, env=full_env,
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=timeout)

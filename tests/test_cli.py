@@ -80,3 +80,65 @@ def test_help_lists_the_verbs():
     assert done.returncode == 0
     for verb in ("build", "pdf", "check", "present", "bench"):
         assert verb in done.stdout
+
+
+#: how a cell kills its kernel -> the exit code the error names
+DEATHS = {
+    "os._exit": ("import os\nos._exit(3)", 3),
+    "segfault": ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)", -11),
+    "SIGKILL, as the OOM killer sends": ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", -9),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEATHS))
+def test_a_dying_kernel_stops_the_build_with_one_line(good_build, tmp_path, case):
+    code, exit_code = DEATHS[case]
+    project = tmp_path / "project"
+    shutil.copytree(good_build, project)
+    before = digest(project / "build")
+    deck = project / "slides" / "talk.md"
+    deck.write_text(f"# Talk\n\n```python\n1 + 1\n```\n\n---\n\n## Crash\n\n```python\n{code}\n```\n\nNote: gone\n")
+
+    # a hang guard, not a performance budget: a dead kernel used to make the build wait forever
+    done = run_cli("build", "slides/talk.md", "--out", "build", cwd=project, timeout=30)
+
+    assert done.returncode == 1
+    lines = [text for text in done.stderr.splitlines() if text.strip()]
+    assert lines == [lines[0]] and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith(f"error: slides/talk.md:11 (slide 2): the kernel died (exit code {exit_code}) "
+                               "while running this cell; "), lines[0]
+    assert digest(project / "build") == before  # earlier outputs intact
+    assert not [p for p in (project / "build").rglob("*") if p.name.endswith(".tmp")]  # nothing half-written
+
+
+def imported(*args: str, cwd: Path) -> set[str]:
+    """The modules `python -X importtime -m jaxdeck ARGS` imports."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "jaxdeck", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {line.split("|")[2].strip() for line in done.stderr.splitlines()
+            if line.startswith("import time:") and line.count("|") == 2}
+
+
+def test_help_imports_no_heavy_library(tmp_path):
+    names = imported("--help", cwd=tmp_path)
+    assert "jaxdeck.cli" in names
+    heavy = {"nbformat", "jsonschema", "jupytext", "nbconvert", "nbclient", "jupyter_client", "playwright", "rich"}
+    assert not names & heavy, names & heavy
+
+
+def test_a_rebuild_never_compiles_the_iri_grammars(good_build, tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(good_build, project)
+    deck = project / "slides" / "talk.md"
+    deck.write_text(deck.read_text() + "\n---\n\n## More\n\nA sentence.\n")
+    names = imported("build", "slides/talk.md", "--out", "build", cwd=project)
+    assert {"nbformat", "jsonschema"} <= names  # the notebook is still read, validated and written
+    # rfc3987_syntax is looked for (a line of its own, microseconds) but its ~1.5 s of Lark grammars never load
+    assert not names & {"rfc3987_syntax.syntax_helpers", "lark"}

@@ -1,0 +1,81 @@
+"""SIGTERM and Ctrl-C stop a running build: its kernel and its browser go too, and no partial file stays."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from conftest import ROOT, run_cli
+
+FIRST = "# Talk\n\n```python\n6 * 7\n```\n\nNote: the answer\n"
+#: the second cell says it started (through a file the test names), then runs far past the test
+SLOW = FIRST + ("\n---\n\n## Slow\n\n```python timeout=120\nimport os, time\n"
+                "open(os.environ['JAXDECK_TEST_STARTED'], 'w').close()\ntime.sleep(100)\n```\n")
+
+
+def digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def wait_for(predicate, seconds: float, what: str):
+    """A hang guard for the test itself (not a performance budget)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def alive(pids: list[int]) -> list[int]:
+    left = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                left.append(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return left
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_signal_ends_the_build_its_kernel_and_its_browser(tmp_path, signum):
+    project = tmp_path / "project"
+    (project / "slides").mkdir(parents=True)
+    deck = project / "slides" / "talk.md"
+    deck.write_text(FIRST)
+    assert run_cli("build", "slides/talk.md", "--out", "build", cwd=project).returncode == 0
+    before = digest(project / "build")
+    deck.write_text(SLOW)
+    started = tmp_path / "started"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), JAXDECK_TEST_STARTED=str(started))
+    build = subprocess.Popen([sys.executable, "-m", "jaxdeck", "build", "--pdf", "slides/talk.md", "--out", "build"],
+                             cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: started.exists() or build.poll() is not None, 120, "the slow cell to start")
+        assert build.poll() is None, build.communicate()
+        me = psutil.Process(build.pid)
+        # the browser starts while the kernel runs: wait until it is there too
+        wait_for(lambda: any("chrom" in p.name().lower() for p in me.children(recursive=True)), 60, "the browser")
+        children = [p.pid for p in me.children(recursive=True)]
+        build.send_signal(signum)
+        out, err = build.communicate(timeout=30)  # a hang guard: it used to take a SIGKILL
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.communicate()
+    assert build.returncode == 128 + signum
+    assert err.strip().splitlines() == ["interrupted" if signum == signal.SIGINT else "stopped by SIGTERM"], err
+    wait_for(lambda: not alive(children), 5, "the children to be reaped")
+    assert digest(project / "build") == before  # no partial file, earlier outputs intact
+    assert deck.read_text() == SLOW
