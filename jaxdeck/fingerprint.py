@@ -75,8 +75,12 @@ def kernel_environment_variables() -> dict[str, str]:
 
     env = dict(os.environ)
     env.update(kernel_env())
-    return {k: v for k, v in sorted(env.items())
-            if k.startswith(("JAX_", "XLA_", "TF_CPP_")) or k in ENV_NAMES}
+    return {k: v for k, v in sorted(env.items()) if steers_jax(k)}
+
+
+def steers_jax(name: str) -> bool:
+    """Whether an environment variable changes what JAX does in the kernel (so it keys the cache)."""
+    return name.startswith(("JAX_", "XLA_", "TF_CPP_")) or name in ENV_NAMES
 
 
 def _versions() -> dict[str, str | None]:
@@ -106,6 +110,27 @@ def cheap_signature() -> dict:
         "python": platform.python_version(),
         "distributions": _versions(),
         "env": kernel_environment_variables(),
+        "gpu_nodes": _gpu_nodes(),
+        "hostname": socket.gethostname(),
+    }
+
+
+def machine_signature() -> dict:
+    """The cheap signature without importing the kernel's launcher: what a no-op build compares.
+
+    The JAX/XLA variables are taken as the environment holds them; the kernel's defaults
+    on top of them come from code, so that code's digest stands in for them.
+    """
+    try:
+        launcher = hashlib.sha256((Path(__file__).parent / "execute.py").read_bytes()).hexdigest()
+    except OSError:
+        launcher = None
+    return {
+        "executable": sys.executable,
+        "python": platform.python_version(),
+        "distributions": _versions(),
+        "env": {k: v for k, v in sorted(os.environ.items()) if steers_jax(k)},
+        "launcher": launcher,
         "gpu_nodes": _gpu_nodes(),
         "hostname": socket.gethostname(),
     }
