@@ -1,5 +1,7 @@
-"""The build pipeline: deck -> notebook -> executed notebook -> HTML, one stage at a time.
+"""The build pipeline: deck -> notebook -> executed notebook -> HTML -> PDFs, one stage at a time.
 
+Each artefact is made only when something it is made from changed (:mod:`jaxdeck.stamps`
+keeps a record of input digests beside each one); ``force=True`` (``--force``) makes them all.
 Execution goes through the execution cache (:mod:`jaxdeck.cache`): a deck whose code
 cells, kernel environment and ``demos`` version are unchanged reuses its stored outputs
 and starts no kernel. ``cache=False`` (``--no-cache``) always executes and stores nothing;
@@ -7,28 +9,30 @@ and starts no kernel. ``cache=False`` (``--no-cache``) always executes and store
 Every executed notebook records where its outputs came from in
 ``metadata.jaxdeck_build.provenance`` (python, jax, jaxlib, numpy, backend, device_kind,
 device_count, hostname, executed_at).
+
+The heavy libraries (nbformat, jupytext, nbconvert, nbclient, Playwright) are imported
+only when a stage runs, so a build with nothing to do stays quick.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-
-from . import fingerprint
+from . import fingerprint, stamps
 from .atomic import write_text
-from .cache import ExecutionCache, cache_key, reuse_outputs
-from .convert import deck_to_notebook
 from .decks import BUILD, Outputs
-from .execute import execute
-from .export import export_html, warm_up_exporter
 from .progress import Progress
 
 
-def execute_cached(nb: nbformat.NotebookNode, deck: Path, root: Path = BUILD, *, timeout: float | None = None,
-                   on_cell=None, cache: bool = True, frozen: str | Path | None = None) -> nbformat.NotebookNode:
+def execute_cached(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None,
+                   on_cell=None, cache: bool = True, frozen: str | Path | None = None):
     """The executed notebook: from frozen outputs, from the cache, or from a real kernel run."""
+    from .cache import ExecutionCache, cache_key, reuse_outputs
+    from .execute import execute
+
     if frozen is not None:
         return reuse_outputs(nb, frozen, deck)
     store = ExecutionCache(root) if cache else None
@@ -52,63 +56,131 @@ def execute_cached(nb: nbformat.NotebookNode, deck: Path, root: Path = BUILD, *,
     return executed
 
 
+@dataclass(frozen=True)
+class Built(Outputs):
+    """A deck's outputs and what this build did for them (``done``: the report's words)."""
+
+    done: str = "up to date"
+
+
+def summary(executed: int | None, html: bool, pdfs) -> str:
+    """The report's words: ``up to date``, ``HTML``, ``HTML + PDF``, ``executed k cells, HTML + PDF``."""
+    parts = [f"executed {executed} cell{'' if executed == 1 else 's'}"] if executed else []
+    made = " + ".join(name for name, on in (("HTML", html), ("PDF", bool(pdfs))) if on)
+    if made:
+        parts.append(made)
+    return ", ".join(parts) or "up to date"
+
+
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
-               stats: dict | None = None, printer=None) -> Outputs:
-    """Build one deck's executed notebook and HTML; earlier artefacts stay until each is replaced.
+               stats: dict | None = None, printer=None, plan: stamps.Plan | None = None,
+               sources: stamps.Sources | None = None) -> Outputs:
+    """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
 
-    With a ``printer`` (:class:`jaxdeck.printer.BackgroundPrinter`) the PDFs are printed too.
-    ``stats``, when given, receives the seconds of each stage (convert, execute, export_html, pdf).
+    Earlier artefacts stay until each is replaced, and each gets its record of inputs.
+    With a ``printer`` (:class:`jaxdeck.printer.BackgroundPrinter`) the PDFs are printed.
+    ``stats``, when given, receives the seconds of each stage (convert, execute, export_html, pdf),
+    the cells executed and ``done``, the words of the deck's report line.
     """
+    import nbformat
+
     outputs = Outputs(deck, root)
+    sources = sources or stamps.Sources(root)
+    plan = plan or stamps.Plan(deck, outputs, pdfs=stamps.PDFS if printer is not None else ())
     name = deck.name
     clock = time.perf_counter()
-    if shown:
-        shown.stage(name, "convert")
-    nb = deck_to_notebook(deck)
-    t_convert = time.perf_counter()
-    if shown:
-        shown.stage(name, "execute")
-    executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen,
-                              on_cell=(lambda k, n: shown.cell(name, k, n)) if shown else None)
-    t_execute = time.perf_counter()
-    if shown:
-        shown.stage(name, "export html")
-    write_text(outputs.notebook, nbformat.writes(executed))
-    export_html(executed, deck, outputs.html)
+    executed = None
+    info: dict = {}
+    t_convert = t_execute = clock
+    if plan.notebook:
+        from .convert import deck_to_notebook
+
+        if shown:
+            shown.stage(name, "convert")
+        nb = deck_to_notebook(deck)
+        t_convert = time.perf_counter()
+        if shown:
+            shown.stage(name, "execute")
+        executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen,
+                                  on_cell=(lambda k, n: shown.cell(name, k, n)) if shown else None)
+        t_execute = time.perf_counter()
+        info = executed.metadata.get("jaxdeck_build", {})
+        write_text(outputs.notebook, nbformat.writes(executed))
+        stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": sources.execution(deck, frozen)},
+                    machine=sources.machine)
+    if executed is None and (plan.html or plan.pdfs):
+        executed = nbformat.read(outputs.notebook, as_version=4)
+    if plan.html:
+        from .export import export_html, local_images
+
+        if shown:
+            shown.stage(name, "export html")
+        export_html(executed, deck, outputs.html)
+        notebook = stamps.load(outputs.notebook)
+        stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, local_images(executed)))
     t_html = time.perf_counter()
-    if printer is not None:
+    printed = bool(plan.pdfs) and printer is not None
+    if printed:
         if shown:
             shown.stage(name, "pdf")
-        printer.print_pdfs(executed, outputs.html, outputs)
+        printer.print_pdfs(executed, outputs.html, outputs, parts=plan.pdfs)
+        html = stamps.load(outputs.html)
+        for kind in plan.pdfs:
+            if html is not None:
+                stamps.save(getattr(outputs, kind), sources.pdf_inputs(kind, html, deck))
     t_pdf = time.perf_counter()
     if stats is not None:
         stats.update({"convert": t_convert - clock, "execute": t_execute - t_convert, "export_html": t_html - t_execute,
-                      "pdf": t_pdf - t_html if printer is not None else None,
-                      "cache": executed.metadata.get("jaxdeck_build", {}).get("cache"),
-                      "cells_executed": executed.metadata.get("jaxdeck_build", {}).get("cells_executed")})
+                      "pdf": t_pdf - t_html if printed else None,
+                      "cache": info.get("cache"), "cells_executed": info.get("cells_executed"),
+                      "done": summary(info.get("cells_executed"), plan.html, plan.pdfs if printed else ())})
     return outputs
 
 
 def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
-          frozen: str | Path | None = None, pdf: bool = False) -> list[Outputs]:
-    """Build every deck in turn (stopping at the first error, which names its deck and line).
+          frozen: str | Path | None = None, pdf: bool = False, force: bool = False, reprint: bool = False,
+          execution: bool = True, report=None) -> list[Built]:
+    """Build every deck's out-of-date artefacts in turn (stopping at the first error, which names its deck and line).
 
-    ``pdf=True`` prints the PDFs as well, in a browser that starts while the first deck runs.
+    ``pdf=True`` prints the PDFs as well, in a browser that starts while the first deck runs;
+    ``force=True`` rebuilds every artefact (execution still goes through the cache), ``reprint=True`` the PDFs;
+    ``execution=False`` keeps executed notebooks whose deck is unchanged, wherever their
+    outputs came from (see :func:`jaxdeck.stamps.plan`). ``report(built)`` is called for each
+    deck as it is done; decks that are up to date show no progress.
     """
-    results = []
+    sources = stamps.Sources(root)
+    plans = [stamps.plan(deck, Outputs(deck, root), sources, pdf=pdf, force=force, reprint=reprint, rerun=not cache,
+                         frozen=frozen, execution=execution) for deck in decks]
+    todo = [p for p in plans if not p.fresh]
+    if any(p.notebook for p in todo):
+        # imported here, before the printer's and the exporter's threads start importing their own
+        from . import convert, execute  # noqa: F401
+        from .cache import ExecutionCache  # noqa: F401
     printer = None
-    if pdf:
+    if any(p.pdfs for p in todo):
         from .printer import BackgroundPrinter
 
         printer = BackgroundPrinter()
-    warm_up_exporter()
+    if any(p.html for p in todo):
+        from .export import warm_up_exporter
+
+        warm_up_exporter()
+    results = []
     try:
-        with Progress(len(decks)) as shown:
-            for deck in decks:
-                results.append(build_deck(deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer))
-                shown.say(f"built {deck} -> {results[-1].html}")
-                shown.advance()
+        with Progress(len(todo)) if todo else contextlib.nullcontext() as shown:
+            for p in plans:
+                if p.fresh:
+                    done = Built(p.deck, root)
+                else:
+                    stats: dict = {}
+                    build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
+                               plan=p, sources=sources, stats=stats)
+                    done = Built(p.deck, root, stats["done"])
+                    shown.advance()
+                results.append(done)
+                if report is not None:
+                    report(done)
     finally:
         if printer is not None:
             printer.close()

@@ -214,16 +214,18 @@ def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str) -> byt
 
 
 def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser=None,
-                timings: dict | None = None) -> list[Path]:
-    """Write ``outputs.pdf`` (slides, 16:9) and ``outputs.handout`` (A4) atomically; return both paths.
+                timings: dict | None = None, parts: tuple[str, ...] = ("pdf", "handout")) -> list[Path]:
+    """Write ``outputs.pdf`` (slides, 16:9) and ``outputs.handout`` (A4) atomically; return the paths written.
 
     ``browser`` is an already started Playwright Browser (``jaxdeck.browser.chromium()``),
     shared by several decks; without one a browser is started for this call.
+    ``parts`` names the PDFs to print (``"pdf"``, ``"handout"``): a build reprints only those out of date.
     ``timings``, when given, receives the seconds of each step (slides, handout, total).
     """
     width, height = slide_size(nb)
     clock = time.perf_counter()
     steps = {}
+    printed = {}
     with _browser(browser) as started:
         with print_view(started, html, width, height) as page:
             pages = page_count(page)
@@ -231,16 +233,18 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
             if expected and pages != expected:
                 raise DeckError(outputs.deck, None, f"the HTML deck has {pages} slides but the notebook {expected}",
                                 "rebuild it with `make slides`")
-            mark = time.perf_counter()
-            slides_pdf = page.pdf(width=f"{width}px", height=f"{height}px", print_background=True,
-                                  prefer_css_page_size=False, margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
-            steps["slides"] = time.perf_counter() - mark
-            mark = time.perf_counter()
-            handout_pdf = print_handout_from_view(page, nb, str(outputs.deck))
-            steps["handout"] = time.perf_counter() - mark
-    write_bytes(outputs.pdf, slides_pdf)
-    write_bytes(outputs.handout, handout_pdf)
+            if "pdf" in parts:
+                mark = time.perf_counter()
+                printed["pdf"] = page.pdf(width=f"{width}px", height=f"{height}px", print_background=True,
+                                          prefer_css_page_size=False,
+                                          margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
+                steps["slides"] = time.perf_counter() - mark
+            if "handout" in parts:
+                mark = time.perf_counter()
+                printed["handout"] = print_handout_from_view(page, nb, str(outputs.deck))
+                steps["handout"] = time.perf_counter() - mark
+    written = [write_bytes(getattr(outputs, kind), data) for kind, data in printed.items()]
     steps["total"] = time.perf_counter() - clock
     if timings is not None:
         timings.update({k: round(v, 3) for k, v in steps.items()})
-    return [outputs.pdf, outputs.handout]
+    return written

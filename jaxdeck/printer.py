@@ -15,7 +15,7 @@ from .decks import Outputs
 
 
 class BackgroundPrinter:
-    """``print_pdfs(nb, html, outputs)`` in a browser started in the background; ``close()`` when done."""
+    """``print_pdfs(nb, html, outputs[, parts])`` in a browser started in the background; ``close()`` when done."""
 
     def __init__(self):
         # imported here, in the caller's thread: jupyter_client's modules import each other, and
@@ -33,18 +33,19 @@ class BackgroundPrinter:
         try:
             with chromium() as browser:
                 while (job := self._jobs.get()) is not None:
-                    nb, html, outputs, timings, answer = job
+                    nb, html, outputs, timings, parts, answer = job
                     try:
-                        answer.put((True, export_pdfs(nb, html, outputs, browser=browser, timings=timings)))
+                        answer.put((True, export_pdfs(nb, html, outputs, browser=browser, timings=timings, parts=parts)))
                     except BaseException as err:  # handed to the caller's thread
                         answer.put((False, err))
         except BaseException as err:  # no browser: every job gets the reason
             while (job := self._jobs.get()) is not None:
                 job[-1].put((False, err))
 
-    def print_pdfs(self, nb, html: Path, outputs: Outputs, timings: dict | None = None) -> list[Path]:
+    def print_pdfs(self, nb, html: Path, outputs: Outputs, timings: dict | None = None,
+                   parts: tuple[str, ...] = ("pdf", "handout")) -> list[Path]:
         answer: queue.Queue = queue.Queue(maxsize=1)
-        self._jobs.put((nb, html, outputs, timings, answer))
+        self._jobs.put((nb, html, outputs, timings, parts, answer))
         ok, value = answer.get()
         if not ok:
             raise value

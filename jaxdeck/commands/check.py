@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..browser import chromium
 from ..cli import deck_arguments
 from ..decks import find_decks
-from .pdf import ensure_built
 
 
 def add_arguments(command) -> None:
@@ -15,7 +13,9 @@ def add_arguments(command) -> None:
 
 
 def run(args) -> int:
+    from ..browser import chromium
     from ..check import check_deck
+    from .pdf import ensure_built
 
     decks = find_decks(args.decks)
     built = [(deck, *ensure_built(deck, args.out)) for deck in decks]

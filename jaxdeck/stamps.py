@@ -1,0 +1,267 @@
+"""Up-to-date records: an artefact is rebuilt only when something it is made from changed.
+
+Beside each artefact lies a small JSON record, ``.NAME.EXT.inputs.json`` (for example
+``build/html/.talk.html.inputs.json``), with the sha256 of the artefact as it was written
+and the digests of what it was made from:
+
+- the executed notebook: the deck's text and path, the jupytext configuration, the
+  converter's code and versions, and how the outputs were made (``execution``: the kernel
+  environment's key fields and the ``demos`` version, as the execution cache keys them,
+  or the digest of the ``--frozen`` notebook they were taken from);
+- the HTML: the executed notebook's digest, the look (``themes/`` less the print-only and
+  live-only files, and the versions of the npm packages copied beside it), the exporter's
+  code and versions, and the images the deck shows;
+- each PDF: the HTML's digest and its inputs, the print styles (for the handout also its
+  styles and template), the printer's code and the deck path the handout names.
+
+Digests of contents, never modification times: the decision holds across processes, copies
+of ``build/`` and machines. An artefact is up to date when its file still has the recorded
+digest and its inputs digest the same now; a torn, missing or foreign record means a rebuild.
+
+Checking imports nothing heavy (no nbformat, jupytext, nbconvert or Playwright), so a
+``make`` with nothing to do is quick. The kernel environment is recognised by
+:func:`jaxdeck.fingerprint.machine_signature`; only when that changed is the full
+fingerprint (a probe that imports JAX in a subprocess, remembered in ``build/cache/env``)
+asked whether the executed outputs still hold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from . import fingerprint
+from .assets import NODE_MODULES, NPM_FILES, THEMES
+from .atomic import write_text
+from .decks import Outputs
+
+SCHEMA = 1
+PACKAGE = Path(__file__).resolve().parent
+
+#: the two PDFs of a deck, by the name of their ``Outputs`` attribute
+PDFS = ("pdf", "handout")
+
+#: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
+CODE = {
+    "notebook": ("convert.py", "source.py", "structure.py", "cache.py"),
+    "html": ("export.py", "layout.py", "assets.py", "structure.py"),
+    "pdf": ("pdf.py", "browser.py", "structure.py"),
+}
+TOOLS = {
+    "notebook": ("jupytext", "nbformat", "markdown-it-py"),
+    "html": ("nbconvert", "markdown-it-py", "mistune", "pygments"),
+    "pdf": ("playwright",),
+}
+
+#: files under themes/ that only the PDFs read (the rest is the look of every deck)
+PRINT_FILES = {"pdf": ("jaxdeck/static/print.css",),
+               "handout": ("jaxdeck/static/print.css", "jaxdeck/static/handout.css", "jaxdeck/handout.html.j2")}
+#: files under themes/ that only the live slideshow reads
+LIVE_FILES = ("jaxdeck/static/live.css",)
+
+#: the names jupytext looks for in a deck's folder and its parents (jupytext.config.JUPYTEXT_CONFIG_FILES)
+JUPYTEXT_CONFIG_FILES = ("jupytext", "jupytext.toml", "jupytext.yml", "jupytext.yaml", "jupytext.json",
+                         ".jupytext", ".jupytext.toml", ".jupytext.yml", ".jupytext.yaml", ".jupytext.json",
+                         ".jupytext.py")
+
+
+def file_sha(path: str | Path) -> str | None:
+    """sha256 of a file's bytes, None when there is no such file."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def record_path(artefact: Path) -> Path:
+    return artefact.with_name(f".{artefact.name}.inputs.json")
+
+
+def load(artefact: Path) -> dict | None:
+    """The artefact's record, when the artefact still holds the bytes the record names."""
+    try:
+        record = json.loads(record_path(artefact).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("schema") != SCHEMA or not isinstance(record.get("inputs"), dict):
+        return None
+    if record.get("sha256") is None or file_sha(artefact) != record["sha256"]:
+        return None
+    return record
+
+
+def save(artefact: Path, inputs: dict, **extra) -> dict:
+    """Record what ``artefact`` (already written) was made from."""
+    record = {"schema": SCHEMA, "artefact": artefact.name, "sha256": file_sha(artefact), "inputs": inputs, **extra}
+    write_text(record_path(artefact), json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return record
+
+
+def frozen_notebook(frozen: str | Path, deck: Path) -> Path:
+    """The executed notebook ``--frozen`` names for ``deck`` (a file, or a folder holding NAME.ipynb)."""
+    frozen = Path(frozen)
+    return frozen / f"{deck.stem}.ipynb" if frozen.is_dir() else frozen
+
+
+def _versions(names) -> dict:
+    from importlib import metadata
+
+    found = {}
+    for name in names:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = None
+    return found
+
+
+class Sources:
+    """What the artefacts under one build folder are made from, each digested at most once per build."""
+
+    def __init__(self, root: str | Path, themes: Path = THEMES, node_modules: Path = NODE_MODULES):
+        self.root = Path(root)
+        self.themes = Path(themes)
+        self.node_modules = Path(node_modules)
+        self._jupytext: dict[Path, str | None] = {}
+
+    @cached_property
+    def code(self) -> dict[str, str]:
+        return {stage: fingerprint.digest({"modules": {m: file_sha(PACKAGE / m) for m in modules},
+                                           "tools": _versions(TOOLS[stage])})
+                for stage, modules in CODE.items()}
+
+    @cached_property
+    def look(self) -> str:
+        skip = set(LIVE_FILES) | {f for files in PRINT_FILES.values() for f in files}
+        files = (p for p in sorted(self.themes.rglob("*")) if p.is_file())
+        theme = {name: file_sha(p) for p in files if (name := p.relative_to(self.themes).as_posix()) not in skip}
+        npm = {name: file_sha(self.node_modules / name / "package.json") for name in NPM_FILES}
+        return fingerprint.digest({"theme": theme, "npm": npm})
+
+    @cached_property
+    def print_styles(self) -> dict[str, str]:
+        return {kind: fingerprint.digest({f: file_sha(self.themes / f) for f in files})
+                for kind, files in PRINT_FILES.items()}
+
+    @cached_property
+    def machine(self) -> str:
+        return fingerprint.digest(fingerprint.machine_signature())
+
+    @cached_property
+    def demos(self) -> str | None:
+        return fingerprint.demos_version().get("version")
+
+    @cached_property
+    def environment(self) -> str | None:
+        """The digest of the kernel environment's key fields (may run the probe); None when it failed."""
+        env = fingerprint.environment(self.root)
+        return None if "error" in env else fingerprint.digest(fingerprint.key_part(env))
+
+    def jupytext(self, deck: Path) -> str | None:
+        """Digest of the jupytext configuration file that applies to ``deck`` (the nearest one up)."""
+        folder = deck.resolve().parent
+        if folder not in self._jupytext:
+            found = None
+            for place in (folder, *folder.parents):
+                names = [n for n in JUPYTEXT_CONFIG_FILES if (place / n).is_file()]
+                pyproject = place / "pyproject.toml"
+                if not names and pyproject.is_file() and "[tool.jupytext" in pyproject.read_text(errors="replace"):
+                    names = ["pyproject.toml"]
+                if names:
+                    found = fingerprint.digest({n: file_sha(place / n) for n in names})
+                    break
+            self._jupytext[folder] = found
+        return self._jupytext[folder]
+
+    # what each artefact is made from
+
+    def notebook_inputs(self, deck: Path) -> dict:
+        """The executed notebook's inputs apart from its ``execution``."""
+        return {"deck": file_sha(deck), "path": str(deck), "jupytext": self.jupytext(deck), "code": self.code["notebook"]}
+
+    def execution(self, deck: Path, frozen: str | Path | None = None) -> dict:
+        if frozen is not None:
+            return {"frozen": file_sha(frozen_notebook(frozen, deck))}
+        return {"environment": self.environment, "demos": self.demos}
+
+    def html_inputs(self, notebook_sha: str | None, deck: Path, images) -> dict:
+        return {"notebook": notebook_sha, "look": self.look, "code": self.code["html"],
+                "images": {image: file_sha(deck.parent / image) for image in sorted(set(images))}}
+
+    def pdf_inputs(self, kind: str, html: dict, deck: Path) -> dict:
+        return {"html": html["sha256"], "html_inputs": fingerprint.digest(html["inputs"]), "print": self.print_styles[kind],
+                "code": self.code["pdf"], "source": str(deck)}
+
+    # is it up to date?
+
+    def execution_holds(self, record: dict, artefact: Path, deck: Path, frozen: str | Path | None) -> bool:
+        """Whether the recorded outputs are what this build would make (cheaply, unless the machine changed)."""
+        recorded = record["inputs"].get("execution")
+        if frozen is not None:
+            return recorded == self.execution(deck, frozen)
+        if not isinstance(recorded, dict) or not recorded.get("environment") or recorded.get("demos") != self.demos:
+            return False
+        if record.get("machine") == self.machine:
+            return True
+        if recorded["environment"] != self.environment:
+            return False
+        # the same kernel environment under a new machine signature (a copied build/, another host
+        # name, an unrelated upgrade): the record learns the signature, so the next check is cheap
+        write_text(record_path(artefact), json.dumps(dict(record, machine=self.machine), indent=1, sort_keys=True) + "\n")
+        return True
+
+    def html_holds(self, html: dict | None, notebook: dict, deck: Path, outputs: Outputs) -> bool:
+        """Whether the HTML is made from this notebook, look and images, with its assets and image copies beside it."""
+        folder = outputs.html.parent
+        if html is None or not (folder / "assets" / "reveal.js" / "dist" / "reveal.js").is_file():
+            return False
+        images = html["inputs"].get("images") or {}
+        for image, sha in images.items():
+            copy = (folder / image).resolve()
+            if sha is not None and folder.resolve() in copy.parents and not copy.is_file():
+                return False  # export copies the images that lie below the HTML's folder
+        return html["inputs"] == self.html_inputs(notebook["sha256"], deck, images)
+
+
+@dataclass
+class Plan:
+    """Which of a deck's artefacts a build makes; a fresh plan makes none."""
+
+    deck: Path
+    outputs: Outputs
+    notebook: bool = True
+    html: bool = True
+    pdfs: tuple[str, ...] = ()
+
+    @property
+    def fresh(self) -> bool:
+        return not (self.notebook or self.html or self.pdfs)
+
+
+def plan(deck: Path, outputs: Outputs, sources: Sources, *, pdf: bool = False, force: bool = False,
+         reprint: bool = False, rerun: bool = False, frozen: str | Path | None = None, execution: bool = True) -> Plan:
+    """What to rebuild of ``deck``: each artefact whose record is missing or whose inputs changed.
+
+    ``force`` rebuilds all, ``reprint`` the PDFs; ``rerun`` (``--no-cache``) always executes;
+    ``execution=False`` judges the executed notebook by the deck alone, not by where its outputs
+    came from (``jaxdeck pdf`` and ``check`` keep outputs taken with ``--frozen``).
+    """
+    pdfs = PDFS if pdf else ()
+    if force or rerun:
+        return Plan(deck, outputs, True, True, pdfs)
+    notebook = load(outputs.notebook)
+    if (notebook is None or {k: v for k, v in notebook["inputs"].items() if k != "execution"} != sources.notebook_inputs(deck)
+            or (execution and not sources.execution_holds(notebook, outputs.notebook, deck, frozen))):
+        return Plan(deck, outputs, True, True, pdfs)
+    html = load(outputs.html)
+    if not sources.html_holds(html, notebook, deck, outputs):
+        return Plan(deck, outputs, False, True, pdfs)
+    stale = []
+    for kind in pdfs:
+        record = load(getattr(outputs, kind))
+        if reprint or record is None or record["inputs"] != sources.pdf_inputs(kind, html, deck):
+            stale.append(kind)
+    return Plan(deck, outputs, False, False, tuple(stale))
