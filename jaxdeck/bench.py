@@ -12,8 +12,13 @@ For each deck in ``slides/`` (plus a generated 30-slide deck), working on a copy
   an empty cache, both as fresh processes;
 - the kernel's peak resident memory.
 
-Results go to ``build/bench/build.json``; the table and the three targets
-(prose rebuild <= 10 % of cold, cold <= 1.3x floor, cold <= stock) are printed.
+Then `make` over all the decks as a user runs it (:func:`bench_make`): with nothing to do
+(where its time goes: Python's start-up and the heaviest imports), and after a prose edit
+of one deck, against `make DECK=NAME` after the same edit.
+
+Results go to ``build/bench/build.json``; the table and the targets (prose rebuild <= 10 %
+of cold, cold <= 1.3x floor, cold <= stock, no-op `make` < 1 s, one-deck edit through
+`make` <= that deck alone) are printed.
 """
 
 from __future__ import annotations
@@ -213,6 +218,96 @@ def bench_deck(source: Path, work: Path, repeat: int = 3, stock: bool = True, pd
     return result
 
 
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_mtime_ns, p.stat().st_size)
+            for p in folder.rglob("*") if p.is_file()} if folder.is_dir() else {}
+
+
+def _import_costs(command: list[str], cwd: Path) -> dict:
+    """``python -X importtime`` of a command: the heaviest top-level imports, in seconds."""
+    done = subprocess.run([command[0], "-X", "importtime", *command[1:]], cwd=cwd, capture_output=True, text=True,
+                          timeout=600)
+    top = []
+    for line in done.stderr.splitlines():
+        parts = line.split("|")
+        if line.startswith("import time:") and len(parts) == 3 and parts[1].strip().isdigit():
+            name = parts[2]
+            if len(name) - len(name.lstrip()) == 1:  # imported by the command itself, not by another module
+                top.append((name.strip(), int(parts[1]) / 1e6))
+    top.sort(key=lambda item: -item[1])
+    return {"imports_s": sum(s for _, s in top), "heaviest": [{"module": n, "seconds": s} for n, s in top[:6]]}
+
+
+def bench_make(decks: list[Path], work: Path, seeds: list[Path] = (), repeat: int = 3, pdf: bool = True) -> dict:
+    """`make` over every deck as a user runs it: once to build, then with nothing to do, then after one prose edit.
+
+    Works in ``work/make``: a copy of the decks with the repository's Makefile, its .venv and
+    node_modules linked, and setup files older than the setup stamps (a machine where setup is
+    done). The execution caches in ``seeds`` (the per-deck benchmarks' build folders) are copied
+    in, so the first build runs no kernel. Targets: the no-op `make` under 1 s; a one-deck prose
+    edit through `make` within 10 % of `make DECK=NAME` after the same edit (that deck alone),
+    rebuilding that deck's artefacts only.
+    """
+    from .assets import NODE_MODULES, ROOT
+
+    project = work / "make"
+    shutil.rmtree(project, ignore_errors=True)
+    slides = project / "slides"
+    slides.mkdir(parents=True)
+    for deck in decks:
+        shutil.copy(deck, slides / deck.name)
+        for item in deck.parent.iterdir():  # images and data the decks use
+            if item.is_dir() and not item.name.startswith("."):
+                shutil.copytree(item, slides / item.name, dirs_exist_ok=True)
+    (project / ".venv").symlink_to(Path(sys.prefix))
+    (project / "node_modules").symlink_to(NODE_MODULES)
+    for name in ("pyproject.toml", "package.json", "package-lock.json", "jupytext.toml"):
+        if (ROOT / name).is_file():
+            shutil.copy(ROOT / name, project / name)
+            os.utime(project / name, (0, 0))
+    for seed in seeds:
+        for part in ("exec", "env"):
+            if (seed / "cache" / part).is_dir():
+                shutil.copytree(seed / "cache" / part, project / "build" / "cache" / part, dirs_exist_ok=True)
+    target = "all" if pdf else "slides"
+    make = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), target]
+
+    def timed(*extra: str) -> dict:
+        before = _snapshot(project / "build")
+        began = time.perf_counter()
+        done = subprocess.run([*make, *extra], cwd=project, capture_output=True, text=True, timeout=1800)
+        seconds = time.perf_counter() - began
+        if done.returncode != 0:
+            raise RuntimeError(f"make failed in {project}: {(done.stderr or done.stdout).strip()[-500:]}")
+        after = _snapshot(project / "build")
+        written = sorted(n for n in set(before) | set(after)
+                         if before.get(n) != after.get(n) and not n.startswith("cache/"))
+        report = [line for line in done.stdout.splitlines() if line.startswith("slides/")]
+        return {"seconds": seconds, "report": report, "written": written}
+
+    first = timed()
+    noop = [timed() for _ in range(repeat)]
+    deck = next((d for d in decks if d.name.startswith("01-")), decks[0])
+    name = deck.stem
+    prose_edit(slides / deck.name, 0)
+    edit = timed()
+    prose_edit(slides / deck.name, 1)
+    alone = timed(f"DECK={name}")
+    python = [sys.executable, "-m", "jaxdeck", "build"] + (["--pdf"] if pdf else [])
+    noop_s = statistics.median(r["seconds"] for r in noop)
+    touched = sorted({Path(n).name.lstrip(".").split(".")[0].removesuffix("-handout") for n in edit["written"]})
+    return {
+        "target": target, "decks": [d.name for d in decks], "first": first,
+        "noop": {"median_s": noop_s, "runs": noop,
+                 "startup_s": statistics.median(_run([sys.executable, "-c", "pass"])[0] for _ in range(3)),
+                 **_import_costs(python, project)},
+        "prose_edit": {"deck": name, "all_decks": edit, "deck_alone": alone,
+                       "ratio": edit["seconds"] / alone["seconds"], "decks_rebuilt": touched},
+        "targets": {"noop_make_lt_1s": noop_s < 1.0 and all(not r["written"] for r in noop),
+                    "one_deck_edit_le_deck_alone": edit["seconds"] <= 1.1 * alone["seconds"] and touched == [name]},
+    }
+
+
 def timing_harness(out: Path) -> dict:
     """``python -m demos.bench --out build/bench`` when the demos package has one."""
     try:
@@ -231,7 +326,7 @@ def timing_harness(out: Path) -> dict:
 
 
 def run_bench(decks: list[Path], out: Path, *, generated: bool = True, repeat: int = 3, stock: bool = True,
-              harness: bool = True, pdf: bool = True) -> dict:
+              harness: bool = True, pdf: bool = True, make: bool = False) -> dict:
     bench = out / "bench"
     work = bench / "work"
     work.mkdir(parents=True, exist_ok=True)
@@ -250,6 +345,10 @@ def run_bench(decks: list[Path], out: Path, *, generated: bool = True, repeat: i
     for source in sources:
         print(f"bench: {source} ...", file=sys.stderr, flush=True)
         report["decks"].append(bench_deck(source, work, repeat=repeat, stock=stock, pdf=pdf))
+    if make and decks:
+        print("bench: make over every deck: nothing to do, then one prose edit ...", file=sys.stderr, flush=True)
+        seeds = [work / Path(d["deck"]).stem / "build" for d in report["decks"]]
+        report["make"] = bench_make(list(decks), work, seeds, repeat=repeat, pdf=pdf)
     if harness:
         print("bench: python -m demos.bench ...", file=sys.stderr, flush=True)
         report["timing_harness"] = timing_harness(bench)
@@ -300,6 +399,18 @@ def table(report: dict) -> str:
             lines.append(f"  pdf export (slides + handout): {_s(d['pdf']['seconds'])} s; one browser print: {_s(d['floor']['one_print_s'])} s")
         if d.get("stock") and not d["stock"]["ok"]:
             lines.append(f"  stock pipeline failed: {(d['stock']['error'] or '').strip().splitlines()[-1:]}")
+    made = report.get("make")
+    if made:
+        noop, edit = made["noop"], made["prose_edit"]
+        lines.append(f"make {made['target']} over {len(made['decks'])} decks: first {_s(made['first']['seconds'])} s; "
+                     f"nothing to do {_s(noop['median_s'])} s (files written: {max(len(r['written']) for r in noop['runs'])}; "
+                     f"python start-up {_s(noop['startup_s'])} s, imports {_s(noop['imports_s'])} s, heaviest: "
+                     + ", ".join(f"{h['module']} {h['seconds']:.2f}" for h in noop["heaviest"][:3]) + ")")
+        lines.append(f"  prose edit of {edit['deck']}: make {_s(edit['all_decks']['seconds'])} s against "
+                     f"make DECK={edit['deck']} {_s(edit['deck_alone']['seconds'])} s ({edit['ratio']:.2f}x), "
+                     f"decks rebuilt: {', '.join(edit['decks_rebuilt']) or 'none'}")
+        lines.append(f"  no-op make < 1 s: {_verdict(made['targets']['noop_make_lt_1s'])}; one-deck edit <= that deck "
+                     f"alone (+10 %): {_verdict(made['targets']['one_deck_edit_le_deck_alone'])}")
     harness = report.get("timing_harness")
     if harness:
         lines.append(f"demos.bench: {'ok' if harness.get('ok') else harness.get('why') or 'failed'}"

@@ -15,6 +15,8 @@ def add_arguments(command) -> None:
                          help="skip the stock jupytext + nbconvert comparison")
     command.add_argument("--no-harness", dest="harness", action="store_false",
                          help="skip `python -m demos.bench`")
+    command.add_argument("--no-make", dest="make", action="store_false",
+                         help="skip `make` over every deck (nothing to do, then a one-deck prose edit)")
     command.add_argument("--strict", action="store_true", help="exit non-zero when a target fails")
 
 
@@ -23,7 +25,7 @@ def run(args) -> int:
 
     decks = find_decks(args.decks) if args.decks or SLIDES.is_dir() else []
     report = run_bench(decks, args.out, generated=args.generated, repeat=args.repeat, stock=args.stock,
-                       harness=args.harness)
+                       harness=args.harness, make=args.make)
     print(table(report))
     print(f"\nwritten {args.out / 'bench' / 'build.json'}")
     failed = [t for d in report["decks"] for t in d["targets"].values() if t is False]
