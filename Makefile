@@ -10,7 +10,7 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf check present test bench clean setup help
+.PHONY: all slides pdf check present preview test bench clean setup help
 
 all: setup ## build every deck: notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(DECKS)
@@ -42,6 +42,9 @@ check: setup ## lint decks in a real browser: overflow, missing notes, slow cell
 
 present: setup ## Jupyter + RISE on 127.0.0.1 with a token: make present [DECK=NAME] [PORT=N]
 	$(PY) -m jaxdeck present $(DECKS) --port $(PORT)
+
+preview: setup ## the HTML deck on 127.0.0.1, rebuilt on save, reloaded at the same slide: make preview [DECK=NAME] [PORT=N]
+	$(PY) -m jaxdeck preview $(DECKS) $(if $(filter command line environment,$(origin PORT)),--port $(PORT),)
 
 bench: setup ## performance benchmarks (not part of make test): build/bench/*.json
 	$(PY) -m jaxdeck bench $(DECKS)

@@ -28,6 +28,7 @@ COMMANDS = {
     "pdf": ("jaxdeck.commands.pdf", "print decks to build/pdf/NAME.pdf and NAME-handout.pdf"),
     "check": ("jaxdeck.commands.check", "lint decks in a real browser: overflow, notes, slow cells, images"),
     "present": ("jaxdeck.commands.present", "present a deck live with Jupyter + RISE"),
+    "preview": ("jaxdeck.commands.preview", "serve a deck's HTML on 127.0.0.1 and reload it on every save"),
     "bench": ("jaxdeck.commands.bench", "run the performance benchmarks into build/bench"),
 }
 

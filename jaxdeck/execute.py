@@ -63,7 +63,7 @@ def this_python_kernels():
     return ThisPythonKernels()
 
 
-def _import_kernel_libraries() -> None:
+def import_kernel_libraries() -> None:
     """Import nbclient and jupyter_client in the calling thread.
 
     jupyter_client's modules import each other; imported from two threads at once (the
@@ -152,7 +152,7 @@ class Kernel:
         self.language_info = None
         self.km = self.client = None
         self._closed = False
-        _import_kernel_libraries()  # here, not in the kernel's thread: see _import_kernel_libraries
+        import_kernel_libraries()  # here, not in the kernel's thread: see import_kernel_libraries
         self._folder = tempfile.mkdtemp(prefix="jaxdeck-kernel-")
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="jaxdeck-kernel", daemon=True)
@@ -346,6 +346,11 @@ def execute(nb, path: str | Path, *, timeout: float | None = None,
     began = time.perf_counter()
     with Kernel(path, deck_timeout(nb, timeout)) as kernel:
         kernel.run(nb, on_cell=on_cell)
+    return record_run(nb, kernel, began)
+
+
+def record_run(nb, kernel: Kernel, began: float):
+    """``nb`` with what a whole run in a fresh kernel records in ``metadata.jaxdeck_build``; ``began``: its perf_counter."""
     info = nb.metadata.setdefault("jaxdeck_build", {})
     info["executed_at"] = datetime.now().astimezone().isoformat(timespec="seconds")
     info["cells_executed"] = len(runnable(nb))

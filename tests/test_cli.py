@@ -78,7 +78,7 @@ def test_missing_deck_argument(tmp_path):
 def test_help_lists_the_verbs():
     done = run_cli("--help")
     assert done.returncode == 0
-    for verb in ("build", "pdf", "check", "present", "bench"):
+    for verb in ("build", "pdf", "check", "present", "preview", "bench"):
         assert verb in done.stdout
 
 

@@ -1,0 +1,177 @@
+"""The preview's web server: the deck's HTML on 127.0.0.1, and a stream of its rebuilds.
+
+Standard library only (``http.server``, one thread per connection):
+
+- ``/`` redirects to ``/NAME.html``: the deck as the build wrote it, with the reload script
+  (``reload.js``) added before ``</body>``, or a waiting page until the first build is done;
+- ``/_preview/events``: Server-Sent Events, one ``data:`` line of JSON per change of the
+  session's state (version of the last good HTML, the build error if any, warm or not);
+- ``/_preview/state``: that JSON once; ``POST /_preview/fresh``: run the deck afresh;
+- anything else: files under ``build/preview/`` (assets, images), revalidated on every load.
+
+It answers only requests addressed to its own host and port (a page elsewhere cannot reach
+it through a DNS name pointed at 127.0.0.1), and sends nothing to the network.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import threading
+from functools import partial
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from ..errors import DeckError
+from .session import Session
+
+HERE = Path(__file__).resolve().parent
+RELOAD_JS = HERE / "reload.js"
+WAITING_HTML = HERE / "waiting.html"
+LOOPBACK = "127.0.0.1"
+#: seconds between keep-alive comments on an idle event stream
+KEEPALIVE_S = 15.0
+
+
+class PreviewServer(ThreadingHTTPServer):
+    """Serves one :class:`Session`; ``stop()`` ends the event streams and the server."""
+
+    daemon_threads = True
+
+    def __init__(self, session: Session, port: int = 0, request_fresh=None):
+        self.session = session
+        self.request_fresh = request_fresh or (lambda: None)
+        self.stopping = False
+        folder = session.html.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            super().__init__((LOOPBACK, port), partial(Handler, directory=str(folder)))
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                raise DeckError(None, None, f"port {port} on {LOOPBACK} is in use",
+                                "stop what uses it or pick another: make preview PORT=8001 (--port 0: any free port)") from None
+            raise
+        self.port = self.server_address[1]
+        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.2},
+                                        name="jaxdeck-preview-http", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}/{self.session.html.name}"
+
+    def start(self) -> "PreviewServer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping = True
+        with self.session.changed:
+            self.session.changed.notify_all()  # event streams see `stopping` and end
+        self.shutdown()
+        self.server_close()
+        self._thread.join(timeout=5)
+
+
+class Handler(SimpleHTTPRequestHandler):
+    server: PreviewServer
+
+    def log_message(self, format, *args) -> None:  # noqa: A002 - the terminal shows rebuilds, not requests
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")  # revalidate: an image may have been replaced
+        super().end_headers()
+
+    def _host_is_ours(self) -> bool:
+        host = (self.headers.get("Host") or "").lower()
+        return host in (f"{LOOPBACK}:{self.server.port}", f"localhost:{self.server.port}")
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        if not self._host_is_ours():
+            self.send_error(HTTPStatus.FORBIDDEN, "wrong host")
+            return
+        path = self.path.split("?", 1)[0]
+        session = self.server.session
+        if path == "/":
+            self.send_response(HTTPStatus.FOUND)
+            self.send_header("Location", f"/{session.html.name}")
+            self.end_headers()
+        elif path == f"/{session.html.name}":
+            self._deck()
+        elif path == "/_preview/reload.js":
+            self._send(RELOAD_JS.read_bytes(), "text/javascript; charset=utf-8")
+        elif path == "/_preview/state":
+            with session.changed:
+                state = session.state.public()
+            self._send(json.dumps(state).encode(), "application/json")
+        elif path == "/_preview/events":
+            self._events()
+        elif path == "/favicon.ico":
+            self.send_response(HTTPStatus.NO_CONTENT)
+            self.end_headers()
+        else:
+            super().do_GET()
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        if not self._host_is_ours():
+            self.send_error(HTTPStatus.FORBIDDEN, "wrong host")
+            return
+        super().do_HEAD()
+
+    def do_POST(self) -> None:  # noqa: N802
+        if not self._host_is_ours() or self.path != "/_preview/fresh":
+            self.send_error(HTTPStatus.FORBIDDEN if not self._host_is_ours() else HTTPStatus.NOT_FOUND)
+            return
+        self.server.request_fresh()
+        self._send(b"{}", "application/json", status=HTTPStatus.ACCEPTED)
+
+    def _send(self, body: bytes, content_type: str, status: HTTPStatus = HTTPStatus.OK) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _deck(self) -> None:
+        """The deck with the reload script, which learns the version it was served at."""
+        session = self.server.session
+        with session.changed:  # the version before the file: a newer file with an older number reloads once more
+            version = session.state.version
+        try:
+            html = session.html.read_text(encoding="utf-8") if version else None
+        except OSError:
+            html = None
+        if html is None:
+            html, version = WAITING_HTML.read_text(encoding="utf-8"), 0
+        tag = (f'<script src="/_preview/reload.js" data-version="{version}" '
+               f'data-deck="{session.html.name}"></script>')
+        at = html.rfind("</body>")
+        html = html[:at] + tag + html[at:] if at >= 0 else html + tag
+        self._send(html.encode("utf-8"), "text/html; charset=utf-8")
+
+    def _events(self) -> None:
+        """The session's state now, then after every change, until the server stops."""
+        session = self.server.session
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "keep-alive")
+        self.end_headers()
+        seen = None
+        try:
+            while not self.server.stopping:
+                with session.changed:
+                    if seen == session.state.seq:
+                        session.changed.wait(timeout=KEEPALIVE_S)
+                    if self.server.stopping:
+                        break
+                    state = session.state.public()
+                if state["seq"] == seen:
+                    self.wfile.write(b": keep-alive\n\n")
+                else:
+                    self.wfile.write(f"data: {json.dumps(state)}\n\n".encode())
+                    seen = state["seq"]
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True

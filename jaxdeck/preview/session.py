@@ -1,0 +1,304 @@
+"""One deck under preview: rebuilt on every save, with the fewest cells run that keep it right.
+
+- A prose edit (text, notes, slide breaks) keeps the outputs on show and runs nothing.
+- A code edit runs only the changed (or added) cells, in a kernel kept warm between edits:
+  no kernel start and no JAX import per edit. The cells after them keep their outputs.
+- A fresh kernel runs the whole deck when the warm one could mislead: a code cell was
+  deleted or moved (its definitions would linger), the kernel died, or on demand (``R``
+  in the page, Enter in the terminal). A fresh run is a build's run, so its outputs go to
+  the execution cache that ``make`` reads; a warm run's outputs never do.
+
+The warm kernel's state is that of every cell it ran, in the order it ran them, as in a
+notebook: a cell that was edited ran twice; a later cell that read what it defines shows
+what it printed with the old definition until it is run again. The page says "warm" while
+it shows such outputs. The HTML goes to ``build/preview/NAME.html``, apart from the
+artefacts ``make`` builds (those always come from a fresh kernel).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Callable
+
+from .. import fingerprint
+from ..decks import BUILD
+from ..errors import DeckError
+
+
+@dataclass
+class State:
+    """What the page needs to know; ``seq`` counts every change."""
+
+    version: int = 0  # of the last good HTML
+    error: str | None = None
+    warm: bool = False
+    seq: int = 0
+    did: str = ""  # the last rebuild, in words
+
+    def public(self) -> dict:
+        return {"version": self.version, "error": self.error, "warm": self.warm, "seq": self.seq, "did": self.did}
+
+
+def plan(old: list[str | None], new: list[str]) -> list[int] | None:
+    """Positions of ``new``'s code cells to run in the warm kernel, or None when only a fresh kernel is honest.
+
+    ``old`` holds the key of each code cell the kernel ran, None for one that failed or never ran.
+    Changed and added cells run; a deleted or moved cell needs a fresh kernel.
+    """
+    old = [key if key is not None else f"not run {i}" for i, key in enumerate(old)]
+    todo: list[int] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "delete" or (tag == "replace" and i2 - i1 > j2 - j1):
+            return None
+        todo.extend(range(j1, j2))
+    return todo
+
+
+def cell_key(cell) -> str:
+    from ..cache import cell_identity
+
+    return fingerprint.digest(cell_identity(cell))
+
+
+def code_cells(nb) -> list:
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+@dataclass
+class Session:
+    """The deck's preview: ``rebuild()`` after each save; ``state`` and ``changed`` for the server."""
+
+    deck: Path
+    root: Path = BUILD
+    timeout: float | None = None
+    say: Callable[[str], None] = print
+    state: State = field(default_factory=State)
+
+    def __post_init__(self):
+        self.html = self.root / "preview" / f"{self.deck.stem}.html"
+        self.changed = threading.Condition()
+        self.images: list[Path] = []
+        self.kernel = None
+        self.ran: list[tuple[str | None, dict | None]] = []  # per code cell: what the warm kernel last ran
+        self.shown_keys: list[str] | None = None
+        self.shown = None  # cache entry (jaxdeck.cache.entry_of) of the outputs on show
+        self.stopping = False
+        self._lock = threading.Lock()
+        self._priming: threading.Thread | None = None
+
+    # -- what the page sees
+
+    def publish(self, executed, did: str, warm: bool) -> None:
+        from ..cache import entry_of
+        from ..export import export_html
+
+        export_html(executed, self.deck, self.html)
+        self.shown = entry_of(executed, key="preview")
+        self.shown_keys = [cell_key(c) for c in code_cells(executed)]
+        with self.changed:
+            self.state.version += 1
+            self.state.error = None
+            self.state.warm = warm
+            self._bump(did)
+
+    def fail(self, err: DeckError, did: str = "error") -> None:
+        self.say(f"error: {err}")
+        with self.changed:
+            self.state.error = f"error: {err}"
+            self._bump(did)
+
+    def _bump(self, did: str) -> None:
+        self.state.did = did
+        self.state.seq += 1
+        self.changed.notify_all()
+
+    # -- rebuilding
+
+    def rebuild(self, fresh: bool = False) -> str:
+        """Rebuild after a save (``fresh``: in a new kernel); returns what was done, in words."""
+        from ..convert import deck_to_notebook
+        from ..export import local_images
+
+        began = time.perf_counter()
+        try:
+            nb = deck_to_notebook(self.deck)
+            self.images = [(self.deck.parent / image).resolve() for image in local_images(nb)]
+            keys = [cell_key(c) for c in code_cells(nb)]
+            if fresh:
+                did = self._fresh(nb, use_cache=False)
+            elif self.shown is not None and keys == self.shown_keys:
+                did = self._prose(nb)
+            else:
+                did = self._code(nb, keys)
+        except DeckError as err:
+            self.fail(err)
+            return "error"
+        did = f"{did} ({time.perf_counter() - began:.2f} s)"
+        with self.changed:
+            self.state.did = did
+        self.say(f"{self.deck}: {did}")
+        return did
+
+    def _prose(self, nb) -> str:
+        from ..cache import graft
+
+        self.publish(graft(nb, self.shown, "preview"), "prose edit, no cell run", warm=self.state.warm)
+        return "prose edit, no cell run"
+
+    def _code(self, nb, keys: list[str]) -> str:
+        self._wait_for_priming()
+        todo = plan([k for k, _ in self.ran], keys) if self.kernel is not None else None
+        if todo is None:
+            return self._fresh(nb, use_cache=True)
+        return self._warm(nb, keys, todo)
+
+    def _warm(self, nb, keys: list[str], todo: list[int]) -> str:
+        from ..cache import cell_record, graft
+        from ..execute import is_listing
+
+        old = {}
+        matcher = SequenceMatcher(None, [k if r is not None else None for k, r in self.ran], keys, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                old.update({j: self.ran[i1 + (j - j1)][1] for j in range(j1, j2)})
+        empty = {"outputs": [], "execution_count": None, "execution": {}}
+        entry = dict(self.shown or {}, cells=[old.get(j, empty) for j in range(len(keys))])
+        executed = graft(nb, entry, "preview")
+        cells = code_cells(executed)
+        index = {id(c): i for i, c in enumerate(executed.cells)}
+        runs = [j for j in todo if not is_listing(cells[j])]
+        reached = [0]
+        error = None
+        try:
+            self.kernel.run(executed, [index[id(cells[j])] for j in runs],
+                            on_cell=lambda k, n: reached.__setitem__(0, k), timeout=self._timeout(nb))
+            done = set(todo)
+        except DeckError as err:
+            error = err
+            done = set(todo) - set(runs[max(reached[0] - 1, 0):])
+            if self.kernel.dead:
+                self._discard_kernel()
+        self.ran = [(key, old[j]) if j in old else (key, cell_record(cells[j])) if j in done else (None, None)
+                    for j, key in enumerate(keys)] if self.kernel is not None else []
+        if error is not None:
+            raise error
+        info = executed.metadata.setdefault("jaxdeck_build", {})
+        info.update({"cells_executed": len(runs), "cache": "warm"})
+        did = f"{len(runs)} cell{'' if len(runs) == 1 else 's'} run in the warm kernel"
+        self.publish(executed, did, warm=True)
+        return did
+
+    def _fresh(self, nb, use_cache: bool) -> str:
+        """The deck from the cache (then a warm kernel primed behind it), or run in a fresh kernel."""
+        from ..cache import ExecutionCache, cache_key, cell_record
+        from ..execute import Kernel, deck_timeout, record_run, runnable
+
+        self._wait_for_priming()
+        self._discard_kernel()
+        if not runnable(nb):
+            self.publish(nb, "no code to run", warm=False)
+            return "no code to run"
+        env = fingerprint.environment(self.root)
+        store = ExecutionCache(self.root) if "error" not in env else None
+        if use_cache and store is not None:
+            _, hit = store.lookup(nb, env)
+            if hit is not None:
+                self.publish(hit, "outputs from the execution cache", warm=False)
+                self._prime(nb)
+                return "outputs from the execution cache; a kernel warms up behind them"
+        if self.stopping:
+            raise DeckError(self.deck, None, "stopping")
+        began = time.perf_counter()
+        executed = copy.deepcopy(nb)
+        kernel = Kernel(self.deck, deck_timeout(nb, self.timeout))
+        try:
+            kernel.run(executed)
+        except DeckError:
+            kernel.close()
+            raise
+        self.kernel = kernel
+        executed = record_run(executed, kernel, began)
+        info = executed.metadata["jaxdeck_build"]
+        info["provenance"] = fingerprint.provenance(env, info.get("executed_at"))
+        info["cache"] = "miss"
+        if store is not None:
+            store.put(cache_key(nb, env), executed, deck=str(self.deck))
+        self.ran = [(cell_key(c), cell_record(c)) for c in code_cells(executed)]
+        self.publish(executed, "fresh kernel", warm=False)
+        return f"ran {len(self.ran)} cells in a fresh kernel"
+
+    def _timeout(self, nb) -> float:
+        from ..execute import deck_timeout
+
+        return deck_timeout(nb, self.timeout)
+
+    # -- the warm kernel
+
+    def _prime(self, nb) -> None:
+        """Start a kernel and run the deck in it, behind outputs already on show (from the cache)."""
+        from ..execute import import_kernel_libraries
+
+        import_kernel_libraries()  # in this thread, before the other one starts
+        self._priming = threading.Thread(target=self._prime_run, args=(copy.deepcopy(nb),), name="jaxdeck-warm-up",
+                                         daemon=True)
+        self._priming.start()
+
+    def _prime_run(self, nb) -> None:
+        from ..cache import cell_record
+        from ..execute import Kernel, deck_timeout
+
+        if self.stopping:
+            return
+        try:
+            kernel = Kernel(self.deck, deck_timeout(nb, self.timeout))
+        except (DeckError, RuntimeError, OSError) as err:
+            self.say(f"warm kernel: could not start ({err})")
+            return
+        reached = [0]
+        cells = code_cells(nb)
+        try:
+            kernel.run(nb, on_cell=lambda k, n: reached.__setitem__(0, k))
+            ran = [(cell_key(c), cell_record(c)) for c in cells]
+        except DeckError as err:
+            self.say(f"warm kernel: {err} (the next code edit runs from there)")
+            from ..execute import runnable
+
+            done = set(runnable(nb)[:max(reached[0] - 1, 0)])
+            position = {id(c): i for i, c in enumerate(nb.cells)}
+            ran = [(cell_key(c), cell_record(c)) if position[id(c)] in done or c.metadata.get("highlight") else (None, None)
+                   for c in cells]
+            if kernel.dead:
+                kernel.close()
+                return
+        with self._lock:
+            if self.stopping:
+                kernel.close()
+                return
+            self.kernel, self.ran = kernel, ran
+
+    def _wait_for_priming(self) -> None:
+        if self._priming is not None:
+            self._priming.join()
+            self._priming = None
+
+    def _discard_kernel(self) -> None:
+        with self._lock:
+            kernel, self.kernel, self.ran = self.kernel, None, []
+        if kernel is not None:
+            kernel.close()
+
+    def close(self) -> None:
+        """Stop the warm kernel (and one warming up)."""
+        with self._lock:
+            self.stopping = True
+        self._discard_kernel()
+        if self._priming is not None:
+            self._priming.join(timeout=10)
+        self._discard_kernel()

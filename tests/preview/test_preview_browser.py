@@ -1,0 +1,105 @@
+"""`jaxdeck preview` end to end: a real process, real file edits, a real headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from conftest import ROOT
+
+DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\n```\n\n---\n\n## Two\n\nFirst point.\n\n. . .\n\nSecond point.\n\n"
+        "```python\nprint('x is', x)\n```\n\nNote: the demo\n\n---\n\n## Three\n\nThe end.\n")
+PRESENT = "document.querySelector('.reveal .slides section.present')"
+
+
+def shows(page, text: str, seconds: float = 30) -> None:
+    """Wait until the slide on show contains ``text`` (a hang guard, not a latency budget)."""
+    page.wait_for_function(f"(t) => {PRESENT} && {PRESENT}.textContent.includes(t)", arg=text,
+                           timeout=seconds * 1000, polling="raf")
+
+
+@pytest.fixture
+def preview(tmp_path):
+    """`python -m jaxdeck preview` on a deck of its own; yields (process, url, deck)."""
+    (tmp_path / "slides").mkdir()
+    deck = tmp_path / "slides" / "talk.md"
+    deck.write_text(DECK)
+    process = subprocess.Popen([sys.executable, "-m", "jaxdeck", "preview", "slides/talk.md", "--no-browser",
+                                "--port", "0", "--out", "build"], cwd=tmp_path,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = process.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+/talk\.html)", line)
+        assert found, line
+        yield process, found.group(1), deck
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+
+
+@pytest.mark.browser
+def test_a_save_reloads_the_open_page_at_the_same_slide(browser, preview):
+    process, url, deck = preview
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    try:
+        page.goto(url, wait_until="load")
+        page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=60000)  # after the first build
+        shows(page, "Hello.")
+        page.evaluate("Reveal.slide(1, 0, 0)")  # slide 2 with its fragment shown
+        assert page.evaluate("Reveal.getIndices()") == {"h": 1, "v": 0, "f": 0}
+        page.evaluate("window.beforeTheSave = true")
+
+        deck.write_text(DECK.replace("First point.", "First point, edited."))  # prose on the slide on show
+        shows(page, "First point, edited.")
+        assert page.evaluate("window.beforeTheSave") is None  # a real reload
+        assert page.evaluate("Reveal.getIndices()") == {"h": 1, "v": 0, "f": 0}
+
+        deck.write_text(deck.read_text().replace("print('x is', x)", "print('x is now', x * 2)"))  # one code cell
+        shows(page, "x is now 12")
+        assert page.evaluate("Reveal.getIndices()")["h"] == 1
+        assert page.is_visible("#jaxdeck-preview-warm")
+
+        deck.write_text(deck.read_text().replace("x * 2", "x * undefined_name"))
+        page.wait_for_selector("#jaxdeck-preview-error", timeout=30000)
+        error = page.inner_text("#jaxdeck-preview-error")
+        assert error.startswith("error: slides/talk.md:19 (slide 2): NameError: name 'undefined_name'"), error
+        assert "\n" not in error
+        shows(page, "x is now 12")  # over the last good deck
+
+        deck.write_text(deck.read_text().replace("x * undefined_name", "x * 3"))
+        shows(page, "x is now 18")
+        assert not page.is_visible("#jaxdeck-preview-error")
+        assert page.evaluate("Reveal.getIndices()")["h"] == 1
+    finally:
+        page.close()
+    assert requests and all(r.startswith(url.rsplit("/", 1)[0] + "/") for r in requests), requests  # no network
+    assert process.poll() is None  # errors never stop the preview
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_stop_signal_ends_the_preview_and_its_kernel(preview, signum):
+    process, url, deck = preview
+    me = psutil.Process(process.pid)
+    deadline = time.monotonic() + 60
+    while not [p for p in me.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]:
+        assert time.monotonic() < deadline, "no kernel started"
+        time.sleep(0.1)
+    children = [p.pid for p in me.children(recursive=True)]
+    process.send_signal(signum)
+    process.wait(timeout=30)  # a hang guard
+    assert process.returncode == (0 if signum == signal.SIGINT else 128 + signum)
+    time.sleep(0.2)
+    assert not [pid for pid in children if psutil.pid_exists(pid)
+                and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+    assert deck.read_text() == DECK
