@@ -16,6 +16,10 @@ Then `make` over all the decks as a user runs it (:func:`bench_make`): with noth
 (where its time goes: Python's start-up and the heaviest imports), and after a prose edit
 of one deck, against `make DECK=NAME` after the same edit.
 
+Then the edit loop (:mod:`jaxdeck.preview.bench`): ``jaxdeck --help``, a prose edit rebuilt
+from the command line against the cold build, and ``jaxdeck preview``'s save-to-visible
+latency in Chromium for a prose and a one-cell code edit.
+
 Results go to ``build/bench/build.json``; the table and the targets (prose rebuild <= 10 %
 of cold, cold <= 1.3x floor, cold <= stock, no-op `make` < 1 s, one-deck edit through
 `make` <= that deck alone) are printed.
@@ -326,7 +330,7 @@ def timing_harness(out: Path) -> dict:
 
 
 def run_bench(decks: list[Path], out: Path, *, generated: bool = True, repeat: int = 3, stock: bool = True,
-              harness: bool = True, pdf: bool = True, make: bool = False) -> dict:
+              harness: bool = True, pdf: bool = True, make: bool = False, edit_loop: bool = False) -> dict:
     bench = out / "bench"
     work = bench / "work"
     work.mkdir(parents=True, exist_ok=True)
@@ -349,6 +353,13 @@ def run_bench(decks: list[Path], out: Path, *, generated: bool = True, repeat: i
         print("bench: make over every deck: nothing to do, then one prose edit ...", file=sys.stderr, flush=True)
         seeds = [work / Path(d["deck"]).stem / "build" for d in report["decks"]]
         report["make"] = bench_make(list(decks), work, seeds, repeat=repeat, pdf=pdf)
+    if edit_loop and decks:
+        from .preview.bench import bench_edit_loop
+
+        main = next((d for d in decks if d.name.startswith("01-")), decks[0])
+        print(f"bench: the edit loop on {main}: --help, a prose edit from the CLI, the preview in Chromium ...",
+              file=sys.stderr, flush=True)
+        report["edit_loop"] = bench_edit_loop(main, work, repeat=repeat)
     if harness:
         print("bench: python -m demos.bench ...", file=sys.stderr, flush=True)
         report["timing_harness"] = timing_harness(bench)
@@ -411,6 +422,10 @@ def table(report: dict) -> str:
                      f"decks rebuilt: {', '.join(edit['decks_rebuilt']) or 'none'}")
         lines.append(f"  no-op make < 1 s: {_verdict(made['targets']['noop_make_lt_1s'])}; one-deck edit <= that deck "
                      f"alone (+10 %): {_verdict(made['targets']['one_deck_edit_le_deck_alone'])}")
+    if report.get("edit_loop"):
+        from .preview.bench import table_lines
+
+        lines.extend(table_lines(report["edit_loop"]))
     harness = report.get("timing_harness")
     if harness:
         lines.append(f"demos.bench: {'ok' if harness.get('ok') else harness.get('why') or 'failed'}"

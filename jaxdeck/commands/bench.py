@@ -17,6 +17,8 @@ def add_arguments(command) -> None:
                          help="skip `python -m demos.bench`")
     command.add_argument("--no-make", dest="make", action="store_false",
                          help="skip `make` over every deck (nothing to do, then a one-deck prose edit)")
+    command.add_argument("--no-edit-loop", dest="edit_loop", action="store_false",
+                         help="skip the edit loop (--help, a CLI prose edit, the preview's latency in Chromium)")
     command.add_argument("--strict", action="store_true", help="exit non-zero when a target fails")
 
 
@@ -25,8 +27,9 @@ def run(args) -> int:
 
     decks = find_decks(args.decks) if args.decks or SLIDES.is_dir() else []
     report = run_bench(decks, args.out, generated=args.generated, repeat=args.repeat, stock=args.stock,
-                       harness=args.harness, make=args.make)
+                       harness=args.harness, make=args.make, edit_loop=args.edit_loop)
     print(table(report))
     print(f"\nwritten {args.out / 'bench' / 'build.json'}")
     failed = [t for d in report["decks"] for t in d["targets"].values() if t is False]
+    failed += [t for t in report.get("edit_loop", {}).get("targets", {}).values() if t is False]
     return 1 if (args.strict and failed) else 0

@@ -39,9 +39,12 @@ class State:
     warm: bool = False
     seq: int = 0
     did: str = ""  # the last rebuild, in words
+    ran_s: float = 0.0  # seconds the kernel spent on the cells the last rebuild ran
+    kernel: str = "none"  # "warming up" (behind outputs from the cache), "ready" or "none"
 
     def public(self) -> dict:
-        return {"version": self.version, "error": self.error, "warm": self.warm, "seq": self.seq, "did": self.did}
+        return {"version": self.version, "error": self.error, "warm": self.warm, "seq": self.seq, "did": self.did,
+                "ran_s": self.ran_s, "kernel": self.kernel}
 
 
 def plan(old: list[str | None], new: list[str]) -> list[int] | None:
@@ -95,7 +98,8 @@ class Session:
 
     # -- what the page sees
 
-    def publish(self, executed, did: str, warm: bool) -> None:
+    def publish(self, executed, did: str, warm: bool, ran: list | None = None) -> None:
+        """Write the HTML of ``executed``; ``ran``: the cells this rebuild ran (their times are reported)."""
         from ..cache import entry_of
         from ..export import export_html
 
@@ -106,7 +110,13 @@ class Session:
             self.state.version += 1
             self.state.error = None
             self.state.warm = warm
+            self.state.ran_s = round(sum(c.metadata.get("jaxdeck", {}).get("duration_s", 0.0) for c in ran or []), 4)
             self._bump(did)
+
+    def _kernel_is(self, word: str) -> None:
+        with self.changed:
+            self.state.kernel = word
+            self._bump(self.state.did)
 
     def fail(self, err: DeckError, did: str = "error") -> None:
         self.say(f"error: {err}")
@@ -192,7 +202,7 @@ class Session:
         info = executed.metadata.setdefault("jaxdeck_build", {})
         info.update({"cells_executed": len(runs), "cache": "warm"})
         did = f"{len(runs)} cell{'' if len(runs) == 1 else 's'} run in the warm kernel"
-        self.publish(executed, did, warm=True)
+        self.publish(executed, did, warm=True, ran=[cells[j] for j in runs])
         return did
 
     def _fresh(self, nb, use_cache: bool) -> str:
@@ -231,7 +241,8 @@ class Session:
         if store is not None:
             store.put(cache_key(nb, env), executed, deck=str(self.deck))
         self.ran = [(cell_key(c), cell_record(c)) for c in code_cells(executed)]
-        self.publish(executed, "fresh kernel", warm=False)
+        self.publish(executed, "fresh kernel", warm=False, ran=code_cells(executed))
+        self._kernel_is("ready")
         return f"ran {len(self.ran)} cells in a fresh kernel"
 
     def _timeout(self, nb) -> float:
@@ -248,40 +259,48 @@ class Session:
         import_kernel_libraries()  # in this thread, before the other one starts
         self._priming = threading.Thread(target=self._prime_run, args=(copy.deepcopy(nb),), name="jaxdeck-warm-up",
                                          daemon=True)
+        self._kernel_is("warming up")
         self._priming.start()
 
     def _prime_run(self, nb) -> None:
+        kernel = None
+        try:
+            kernel, ran = self._warm_up(nb)
+        finally:
+            with self._lock:
+                if kernel is not None and not self.stopping:
+                    self.kernel, self.ran = kernel, ran
+                    kernel = None
+            if kernel is not None:
+                kernel.close()
+            self._kernel_is("ready" if self.kernel is not None else "none")
+
+    def _warm_up(self, nb):
+        """A kernel that has run ``nb`` (as far as it could), and what it ran; (None, []) when it could not."""
         from ..cache import cell_record
-        from ..execute import Kernel, deck_timeout
+        from ..execute import Kernel, deck_timeout, runnable
 
         if self.stopping:
-            return
+            return None, []
         try:
             kernel = Kernel(self.deck, deck_timeout(nb, self.timeout))
         except (DeckError, RuntimeError, OSError) as err:
             self.say(f"warm kernel: could not start ({err})")
-            return
+            return None, []
         reached = [0]
         cells = code_cells(nb)
         try:
             kernel.run(nb, on_cell=lambda k, n: reached.__setitem__(0, k))
-            ran = [(cell_key(c), cell_record(c)) for c in cells]
+            return kernel, [(cell_key(c), cell_record(c)) for c in cells]
         except DeckError as err:
             self.say(f"warm kernel: {err} (the next code edit runs from there)")
-            from ..execute import runnable
-
-            done = set(runnable(nb)[:max(reached[0] - 1, 0)])
-            position = {id(c): i for i, c in enumerate(nb.cells)}
-            ran = [(cell_key(c), cell_record(c)) if position[id(c)] in done or c.metadata.get("highlight") else (None, None)
-                   for c in cells]
             if kernel.dead:
                 kernel.close()
-                return
-        with self._lock:
-            if self.stopping:
-                kernel.close()
-                return
-            self.kernel, self.ran = kernel, ran
+                return None, []
+        done = set(runnable(nb)[:max(reached[0] - 1, 0)])
+        position = {id(c): i for i, c in enumerate(nb.cells)}
+        return kernel, [(cell_key(c), cell_record(c)) if position[id(c)] in done or c.metadata.get("highlight")
+                        else (None, None) for c in cells]
 
     def _wait_for_priming(self) -> None:
         if self._priming is not None:
@@ -293,6 +312,7 @@ class Session:
             kernel, self.kernel, self.ran = self.kernel, None, []
         if kernel is not None:
             kernel.close()
+            self._kernel_is("none")
 
     def close(self) -> None:
         """Stop the warm kernel (and one warming up)."""
