@@ -187,7 +187,7 @@ def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3) -> dict
 
 def bench_edit_loop(source: Path, work: Path, repeat: int = 3) -> dict:
     """Every figure of the edit loop on a copy of ``source`` (see the module's docstring)."""
-    folder = work / "edit-loop"
+    folder = (work / "edit-loop").resolve()  # the commands run in the deck's folder
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     deck = folder / source.name
