@@ -25,7 +25,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
 EXAMPLE = ROOT / "slides" / "example.md"
 
 #: (slide index h, v) in example.md: the title, a demo cell with output, pauses before code, two columns
-TITLE, DEMO, PAUSES, COLUMNS = (0, 0), (2, 0), (3, 0), (4, 0)
+TITLE, DEMO, PAUSES, COLUMNS, STEPS = (0, 0), (2, 0), (3, 0), (4, 0), (5, 0)
 
 SCALED_FONT = """([sel, live]) => {
   const reveal = live ? window.jaxdeckLive.reveal : window.Reveal;
@@ -157,7 +157,7 @@ def test_slides_show_no_notebook_chrome_and_the_title_byline(browser, server, re
                 "els => els.filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0).length")
             assert prompts == 0, where
             empty = page.eval_on_selector_all(".reveal .slides section.present .jp-Cell",
-                                              "els => els.filter(e => e.offsetParent !== null && !e.innerText.trim()).length")
+                                              "els => els.filter(e => e.offsetParent !== null && !e.textContent.trim()).length")
             assert empty == 0, where
     finally:
         page.close()
@@ -173,6 +173,24 @@ def test_columns_sit_side_by_side(browser, server, remote):
         left, right = boxes
         assert left["right"] <= right["left"] + 1 and abs(left["top"] - right["top"]) < 5
         assert left["width"] > 100 and right["width"] > 100
+    finally:
+        page.close()
+
+
+def test_highlight_steps_move_through_their_lines(browser, server, remote):
+    page = open_live(browser, server, remote, "example.md")
+    try:
+        go(page, STEPS)
+        listing = ".reveal .slides section.present .jd-listing"
+        opacity = ("n => [...document.querySelectorAll('.reveal .slides section.present .jd-listing .cm-line')]"
+                   ".map(e => getComputedStyle(e).opacity === '1')")
+        seen = []
+        for _ in range(3):  # highlight="1|2-3|4": each step shows its own lines
+            page.wait_for_timeout(700)
+            seen.append((page.get_attribute(listing, "data-jd-step"), page.evaluate(opacity, None)))
+            page.keyboard.press("ArrowRight")
+        assert seen == [("0", [True, False, False, False]), ("1", [False, True, True, False]),
+                        ("2", [False, False, False, True])]
     finally:
         page.close()
 

@@ -14,6 +14,7 @@ window.jaxdeckSlideshow = (function () {
   "use strict";
 
   const DOUBLE_PRESS_MS = 800;
+  const AUTO_SELECT_MS = 500;  // RISE selects the slide's first code cell 450 ms after a move
   const KEYS = [
     { keyCode: 73, key: "I I", description: "Interrupt the kernel (press I twice)" },
     { keyCode: 48, key: "0 0", description: "Restart the kernel (press 0 twice)" },
@@ -147,19 +148,21 @@ window.jaxdeckSlideshow = (function () {
       }).join("\n");
       document.head.appendChild(style);
       cell.node.dataset.jdStep = "0";
-      for (let k = 1; k < groups.length; k++) {
+      let anchor = cell.node;
+      for (let k = 1; k < groups.length; k++) {  // one fragment per further step, in order
         const marker = document.createElement("span");
         marker.className = "fragment jd-step";
         marker.dataset.jdStep = String(k);
-        cell.node.after(marker);
+        marker.dataset.jdFor = id;
+        anchor.after(marker);
+        anchor = marker;
       }
     }
 
     function syncSteps() {
-      for (const listing of document.querySelectorAll(".jd-listing")) {
-        const shown = [...document.querySelectorAll(`.jd-step.visible`)].filter((m) => m.previousElementSibling && (m.previousElementSibling === listing || m.parentElement === listing.parentElement));
-        const last = shown.map((m) => parseInt(m.dataset.jdStep, 10)).reduce((a, b) => Math.max(a, b), 0);
-        listing.dataset.jdStep = String(last);
+      for (const listing of document.querySelectorAll(".jd-listing[id]")) {
+        const shown = document.querySelectorAll(`.jd-step.visible[data-jd-for="${listing.id}"]`);
+        listing.dataset.jdStep = String(Math.max(0, ...[...shown].map((m) => parseInt(m.dataset.jdStep, 10))));
       }
     }
 
@@ -318,10 +321,22 @@ window.jaxdeckSlideshow = (function () {
       if (opener === window) event.stopImmediatePropagation();
     }
 
-    function onSlideChanged() {
-      syncSteps();
+    /** Keys go to reveal.js and to us, not to a cell RISE selected (which would take the arrows). */
+    function refocus() {
       const active = document.activeElement;
       if (!active || !active.isContentEditable) live.panel.content.node.focus({ preventScroll: true });
+    }
+
+    function onSlideChanged() {
+      syncSteps();
+      refocus();
+      setTimeout(refocus, AUTO_SELECT_MS);
+    }
+
+    function onFragment() {
+      syncSteps();
+      setTimeout(refocus, 0);
+      setTimeout(refocus, AUTO_SELECT_MS);
     }
 
     function start(panel) {
@@ -333,8 +348,8 @@ window.jaxdeckSlideshow = (function () {
         decorate(panel);
         for (const key of KEYS) Reveal.addKeyBinding(key, () => {});  // listed on the `?` overlay
         Reveal.on("slidechanged", onSlideChanged);
-        Reveal.on("fragmentshown", syncSteps);
-        Reveal.on("fragmenthidden", syncSteps);
+        Reveal.on("fragmentshown", onFragment);
+        Reveal.on("fragmenthidden", onFragment);
         onSlideChanged();
         document.body.classList.add("jd-live-ready");
       };
