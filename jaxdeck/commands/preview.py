@@ -59,9 +59,13 @@ def open_browser(url: str) -> None:
     A browser started by this process would be its child, and ended with it on Ctrl-C;
     started by a helper that exits at once, it belongs to the user's session instead.
     """
-    subprocess.Popen([sys.executable, "-c", "import sys, webbrowser; webbrowser.open(sys.argv[1])", url],
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     start_new_session=True).wait()
+    helper = subprocess.Popen([sys.executable, "-c", "import sys, webbrowser; webbrowser.open(sys.argv[1])", url],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    try:
+        helper.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # a browser in the terminal, say: it runs on, and ends with the preview
+        pass
 
 
 def enter_means_fresh(rebuilder) -> None:

@@ -68,9 +68,10 @@ class PreviewServer(ThreadingHTTPServer):
         self.stopping = True
         with self.session.changed:
             self.session.changed.notify_all()  # event streams see `stopping` and end
-        self.shutdown()
+        if self._thread.is_alive():  # shutdown() waits for serve_forever, which must be running
+            self.shutdown()
+            self._thread.join(timeout=5)
         self.server_close()
-        self._thread.join(timeout=5)
 
 
 class Handler(SimpleHTTPRequestHandler):

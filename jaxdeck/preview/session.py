@@ -118,7 +118,7 @@ class Session:
             self.state.kernel = word
             self._bump(self.state.did)
 
-    def fail(self, err: DeckError, did: str = "error") -> None:
+    def fail(self, err: DeckError | str, did: str = "error") -> None:
         self.say(f"error: {err}")
         with self.changed:
             self.state.error = f"error: {err}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from pathlib import Path
 
 from ..assets import THEMES
@@ -95,7 +96,11 @@ class Rebuilder:
                 self._rebuild(seen)
 
     def _rebuild(self, seen: dict, fresh: bool = False) -> None:
-        self.session.rebuild(fresh=fresh)
+        try:
+            self.session.rebuild(fresh=fresh)
+        except Exception as err:  # a bug: its traceback goes to the terminal, and the preview goes on
+            traceback.print_exc()
+            self.session.fail(f"internal error ({type(err).__name__}: {err}); the terminal has the details")
         # images the deck shows now are watched from here on
         new = [p for p in watched(self.session) if p not in seen]
         seen.update(snapshot(new))
