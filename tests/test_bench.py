@@ -26,8 +26,12 @@ def test_bench_measures_cold_warm_and_writes_json(tmp_path):
     deck = tmp_path / "slides" / "cache_basic.md"
     deck.parent.mkdir()
     shutil.copy(FIXTURES / "cache_basic.md", deck)
-    report = run_bench([deck], tmp_path / "build", generated=False, repeat=1, stock=False, harness=False, pdf=False)
+    report = run_bench([deck], tmp_path / "build", generated=False, repeat=1, stock=False, harness=False, pdf=False,
+                       make=True)
     written = json.loads((tmp_path / "build" / "bench" / "build.json").read_text())
+    made = json.loads((tmp_path / "build" / "bench" / "make.json").read_text())
+    assert made["targets"] == written["make"]["targets"] and made["prose_edit"]["decks_rebuilt"] == ["cache_basic"]
+    assert made["first"]["report"] == ["slides/cache_basic.md: HTML"], "the first make found the benchmark's cache"
     assert written["decks"][0]["name"] == "cache_basic"
     d = report["decks"][0]
     assert d["cells_executed_cold"] == 3
