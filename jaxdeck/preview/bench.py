@@ -16,6 +16,7 @@ Figures only: nothing here is asserted by the unit tests.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -117,8 +118,11 @@ def _wait(predicate, seconds: float, what: str) -> None:
         time.sleep(0.1)
 
 
-def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3) -> dict:
-    """Save-to-visible seconds in a real headless Chromium, for prose edits and one-cell code edits."""
+def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3, browser=None) -> dict:
+    """Save-to-visible seconds in a real headless Chromium, for prose edits and one-cell code edits.
+
+    ``browser``: a started Playwright browser to use (one process can drive only one); else one is started.
+    """
     from ..browser import chromium
 
     process = subprocess.Popen([sys.executable, "-m", "jaxdeck", "preview", deck.name, "--no-browser", "--port", "0",
@@ -133,7 +137,7 @@ def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3) -> dict
         present = "document.querySelector('.reveal .slides section.present')"
         shows = f"(t) => {present} && {present}.textContent.includes(t)"
         result: dict = {"prose": [], "code": []}
-        with chromium() as browser:
+        with (contextlib.nullcontext(browser) if browser is not None else chromium()) as browser:
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.goto(url, wait_until="load")
             page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=60000)
@@ -185,8 +189,8 @@ def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3) -> dict
             process.communicate()
 
 
-def bench_edit_loop(source: Path, work: Path, repeat: int = 3) -> dict:
-    """Every figure of the edit loop on a copy of ``source`` (see the module's docstring)."""
+def bench_edit_loop(source: Path, work: Path, repeat: int = 3, browser=None) -> dict:
+    """Every figure of the edit loop on a copy of ``source`` (see the module's docstring); ``browser``: see preview_latency."""
     folder = (work / "edit-loop").resolve()  # the commands run in the deck's folder
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -201,7 +205,7 @@ def bench_edit_loop(source: Path, work: Path, repeat: int = 3) -> dict:
     cell = pick_cell(deck, root / "notebooks" / f"{deck.stem}.ipynb") if "error" not in result["cli_prose"] else None
     result["cell"] = cell
     try:
-        result["preview"] = preview_latency(deck, root, cell, repeat) if cell else {"error": "no code cell to edit"}
+        result["preview"] = preview_latency(deck, root, cell, repeat, browser) if cell else {"error": "no code cell to edit"}
     except Exception as err:  # no browser, or a preview that failed: the other figures still count
         result["preview"] = {"error": f"{type(err).__name__}: {str(err)[:300]}"}
     prose, preview = result["cli_prose"], result["preview"]

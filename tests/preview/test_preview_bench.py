@@ -12,9 +12,9 @@ FIXTURE = Path(__file__).parent.parent / "fixtures" / "cache_basic.md"
 
 
 @pytest.mark.browser
-def test_the_edit_loop_is_measured_on_a_copy(tmp_path):
+def test_the_edit_loop_is_measured_on_a_copy(tmp_path, browser):
     before = FIXTURE.read_text()
-    loop = bench_edit_loop(FIXTURE, tmp_path, repeat=1)
+    loop = bench_edit_loop(FIXTURE, tmp_path, repeat=1, browser=browser)
 
     start = loop["cli_start"]
     assert all(start[k] > 0 for k in ("help_s", "python_s", "import_nbformat_s",
@@ -24,6 +24,7 @@ def test_the_edit_loop_is_measured_on_a_copy(tmp_path):
     assert [r["report"] for r in prose["runs"]] == ["cache_basic.md: HTML"]  # the rebuild ran no cell
 
     preview = loop["preview"]
+    assert "error" not in preview, preview
     assert [r["did"].split(" (")[0] for r in preview["prose"]] == ["prose edit, no cell run"]
     assert [r["did"].split(" (")[0] for r in preview["code"]] == ["1 cell run in the warm kernel"]
     assert preview["prose_s"] > 0 and preview["code_s"] > 0 and preview["kept_slide"] is True
