@@ -131,7 +131,7 @@ def death_hint(code: int | None) -> str:
             return f"it crashed with {name} in native code: run the cell alone in a terminal to see where"
         return f"it was killed by {name}: {memory}"
     if code is not None and code != 0:
-        return f"the cell ended the process (os._exit or sys.exit in a thread?), or {memory}"
+        return f"something in the cell ended the process (os._exit, or a library that exits); if not, {memory}"
     return memory
 
 
@@ -226,7 +226,8 @@ class Kernel:
             raise RuntimeError("the kernel is no longer running")
         if timeout is not None:
             self.default = float(timeout)
-        todo = runnable(nb) if indices is None else [i for i in indices if i in set(runnable(nb))]
+        cells = runnable(nb)
+        todo = cells if indices is None else [i for i in indices if i in set(cells)]
         return self._call(self._run(nb, todo, on_cell))
 
     async def _run(self, nb, todo: list[int], on_cell):
