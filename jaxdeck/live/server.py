@@ -48,6 +48,7 @@ from urllib.parse import quote
 import psutil
 
 from ..errors import DeckError
+from ..stopping import SIGNALS, Stopped
 from ..execute import kernel_env
 
 LOOPBACK = "127.0.0.1"
@@ -60,22 +61,7 @@ LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
 STOP_WAIT = 2.0
 
 #: the signals that stop `jaxdeck present`: Ctrl-C, `kill`, a closed terminal or SSH session
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-class Stopped(BaseException):
-    """A stop signal arrived (raised by :class:`StopSignals`); ``signum`` says which.
-
-    A BaseException, like KeyboardInterrupt, so that ``except Exception`` does not swallow it.
-    """
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-    @property
-    def name(self) -> str:
-        return signal.Signals(self.signum).name
+STOP_SIGNALS = SIGNALS  # the same three as a build (jaxdeck.stopping)
 
 
 class StopSignals:
