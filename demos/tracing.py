@@ -341,18 +341,24 @@ class Watched(Displayable):
             return self.summary() + " (not called yet)"
         return self.summary() + "\n" + text_table(["#", "call", "trace", "compile", "why"], self._rows(), "rllll")
 
-    def _html(self) -> str:
-        rows = self._rows()
+    def _html_rows(self, last: int | None = None) -> list[list[str]]:
+        """The log's rows as escaped HTML cells (the last ``last`` calls), traces and compiles in colour."""
+        records = self.log if last is None else self.log[-last:]
+        rows = self._rows() if last is None else self._rows()[-last:]
         styled = []
-        for row, rec in zip(rows, self.log):
+        for row, rec in zip(rows, records):
             cells = [esc(c) for c in row]
             if rec.traced:
                 cells[2] = f'<b style="color:{WARN}">traced</b>'
             if rec.compiled:
                 cells[3] = f'<b style="color:{WARN}">compiled</b>'
             styled.append(cells)
+        return styled
+
+    def _html(self) -> str:
+        styled = self._html_rows()
         table = html_table(["#", "call", "trace", "compile", "why"], styled, "rllll", raw_columns=range(5)) \
-            if rows else f'<div style="color:{MUTED}">not called yet</div>'
+            if styled else f'<div style="color:{MUTED}">not called yet</div>'
         return box(table, title=self.summary())
 
 

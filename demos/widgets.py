@@ -404,15 +404,7 @@ class RetraceExplorer(_Explorer):
     def _html(self) -> str:
         log = self.watched.log
         shown = log[-self.max_rows:]
-        rows = self.watched._rows()[-self.max_rows:]
-        styled = []
-        for row, rec in zip(rows, shown):
-            cells = [esc(c) for c in row]
-            if rec.traced:
-                cells[2] = f'<b style="color:{WARN}">traced</b>'
-            if rec.compiled:
-                cells[3] = f'<b style="color:{WARN}">compiled</b>'
-            styled.append(cells)
+        styled = self.watched._html_rows(last=self.max_rows)
         table = (html_table(["#", "call", "trace", "compile", "why"], styled, "rllll", raw_columns=range(5),
                             highlight_row=len(styled) - 1) if styled
                  else f'<div style="color:{MUTED}">not called yet</div>')
