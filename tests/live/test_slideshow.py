@@ -100,6 +100,20 @@ def open_live(browser, server, remote, deck: str, width: int = 1280, height: int
     return page
 
 
+@pytest.fixture
+def live(browser, server, remote):
+    """Opens live pages, `live(deck, width, height)`; they are closed after the test."""
+    pages = []
+
+    def open_page(deck: str, width: int = 1280, height: int = 720):
+        pages.append(open_live(browser, server, remote, deck, width, height))
+        return pages[-1]
+
+    yield open_page
+    for page in pages:
+        page.close()
+
+
 def go(page, where, live=True):
     reveal = "window.jaxdeckLive.reveal" if live else "window.Reveal"
     page.evaluate(f"([h, v]) => {reveal}.slide(h, v)", list(where))
@@ -125,117 +139,96 @@ def live_sizes(page):
     return sizes
 
 
-def test_live_type_matches_the_static_deck_and_grows_with_the_window(browser, server, remote, built, tmp_path):
+def test_live_type_matches_the_static_deck_and_grows_with_the_window(live, browser, built, tmp_path):
     outputs, _ = built(EXAMPLE)
     static = static_sizes(browser, outputs.html, 1280, 720)
     measured = {}
     for width, height in ((1280, 720), (1920, 1080)):
-        page = open_live(browser, server, remote, "example.md", width, height)
-        try:
-            measured[width] = live_sizes(page)
-            go(page, DEMO)
-            page.screenshot(path=str(tmp_path / f"live-{width}.png"))
-        finally:
-            page.close()
+        page = live("example.md", width, height)
+        measured[width] = live_sizes(page)
+        go(page, DEMO)
+        page.screenshot(path=str(tmp_path / f"live-{width}.png"))
     for name, size in static.items():
         assert size and measured[1280][name], (name, static, measured)
         assert abs(measured[1280][name] - size) <= 0.10 * size, (name, size, measured[1280][name])
         assert measured[1920][name] >= 1.3 * measured[1280][name], (name, measured)
 
 
-def test_slides_show_no_notebook_chrome_and_the_title_byline(browser, server, remote):
-    page = open_live(browser, server, remote, "example.md")
-    try:
-        go(page, TITLE)
-        title = page.inner_text(".reveal .slides section.present")
-        assert "Every feature of the deck format on a few slides" in title and "The jaxdeck authors" in title
-        assert "Outputs measured on" in title
-        for where in (TITLE, DEMO, PAUSES, COLUMNS):
-            go(page, where)
-            prompts = page.eval_on_selector_all(
-                ".reveal .slides section.present .jp-InputPrompt, .reveal .slides section.present .jp-OutputPrompt",
-                "els => els.filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0).length")
-            assert prompts == 0, where
-            empty = page.eval_on_selector_all(".reveal .slides section.present .jp-Cell",
-                                              "els => els.filter(e => e.offsetParent !== null && !e.textContent.trim()).length")
-            assert empty == 0, where
-    finally:
-        page.close()
+def test_slides_show_no_notebook_chrome_and_the_title_byline(live):
+    page = live("example.md")
+    go(page, TITLE)
+    title = page.inner_text(".reveal .slides section.present")
+    assert "Every feature of the deck format on a few slides" in title and "The jaxdeck authors" in title
+    assert "Outputs measured on" in title
+    for where in (TITLE, DEMO, PAUSES, COLUMNS):
+        go(page, where)
+        prompts = page.eval_on_selector_all(
+            ".reveal .slides section.present .jp-InputPrompt, .reveal .slides section.present .jp-OutputPrompt",
+            "els => els.filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0).length")
+        assert prompts == 0, where
+        empty = page.eval_on_selector_all(".reveal .slides section.present .jp-Cell",
+                                          "els => els.filter(e => e.offsetParent !== null && !e.textContent.trim()).length")
+        assert empty == 0, where
 
 
-def test_columns_sit_side_by_side(browser, server, remote):
-    page = open_live(browser, server, remote, "example.md")
-    try:
-        go(page, COLUMNS)
-        boxes = page.eval_on_selector_all(".reveal .slides section.present .jd-column",
-                                          "els => els.map(e => e.getBoundingClientRect().toJSON())")
-        assert len(boxes) == 2
-        left, right = boxes
-        assert left["right"] <= right["left"] + 1 and abs(left["top"] - right["top"]) < 5
-        assert left["width"] > 100 and right["width"] > 100
-    finally:
-        page.close()
+def test_columns_sit_side_by_side(live):
+    page = live("example.md")
+    go(page, COLUMNS)
+    boxes = page.eval_on_selector_all(".reveal .slides section.present .jd-column",
+                                      "els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert len(boxes) == 2
+    left, right = boxes
+    assert left["right"] <= right["left"] + 1 and abs(left["top"] - right["top"]) < 5
+    assert left["width"] > 100 and right["width"] > 100
 
 
-def test_highlight_steps_move_through_their_lines(browser, server, remote):
-    page = open_live(browser, server, remote, "example.md")
-    try:
-        go(page, STEPS)
-        listing = ".reveal .slides section.present .jd-listing"
-        opacity = ("n => [...document.querySelectorAll('.reveal .slides section.present .jd-listing .cm-line')]"
-                   ".map(e => getComputedStyle(e).opacity === '1')")
-        seen = []
-        for _ in range(3):  # highlight="1|2-3|4": each step shows its own lines
-            page.wait_for_timeout(700)
-            seen.append((page.get_attribute(listing, "data-jd-step"), page.evaluate(opacity, None)))
-            page.keyboard.press("ArrowRight")
-        assert seen == [("0", [True, False, False, False]), ("1", [False, True, True, False]),
-                        ("2", [False, False, False, True])]
-    finally:
-        page.close()
+def test_highlight_steps_move_through_their_lines(live):
+    page = live("example.md")
+    go(page, STEPS)
+    listing = ".reveal .slides section.present .jd-listing"
+    opacity = ("n => [...document.querySelectorAll('.reveal .slides section.present .jd-listing .cm-line')]"
+               ".map(e => getComputedStyle(e).opacity === '1')")
+    seen = []
+    for _ in range(3):  # highlight="1|2-3|4": each step shows its own lines
+        page.wait_for_timeout(700)
+        seen.append((page.get_attribute(listing, "data-jd-step"), page.evaluate(opacity, None)))
+        page.keyboard.press("ArrowRight")
+    assert seen == [("0", [True, False, False, False]), ("1", [False, True, True, False]),
+                    ("2", [False, False, False, True])]
 
 
-def test_speaker_notes_are_rendered_once_without_the_marker(browser, server, remote):
-    page = open_live(browser, server, remote, "live_talk.md")
-    try:
-        notes = page.eval_on_selector_all(".reveal aside.notes", "els => els.map(e => e.innerHTML)")
-        assert len(notes) == 5
-        assert all("Note:" not in n and "`" not in n for n in notes), notes
-        assert "<code>code</code>" in notes[0] and notes[0].count("The title slide") == 1
-    finally:
-        page.close()
+def test_speaker_notes_are_rendered_once_without_the_marker(live):
+    page = live("live_talk.md")
+    notes = page.eval_on_selector_all(".reveal aside.notes", "els => els.map(e => e.innerHTML)")
+    assert len(notes) == 5
+    assert all("Note:" not in n and "`" not in n for n in notes), notes
+    assert "<code>code</code>" in notes[0] and notes[0].count("The title slide") == 1
 
 
-def test_speaker_view_shows_this_slides_notes_and_leaves_the_main_view_where_it_is(browser, server, remote):
-    page = open_live(browser, server, remote, "live_talk.md")
-    try:
-        go(page, (2, 0))
-        with page.context.expect_page(timeout=30000) as opened:
-            page.keyboard.press("s")
-        speaker = opened.value
-        speaker.wait_for_function("() => document.querySelector('.speaker-controls-notes') &&"
-                                  " document.querySelector('.speaker-controls-notes').innerText.includes('answer')",
-                                  timeout=30000)
-        page.wait_for_timeout(3000)  # the previews load whole slideshows: give them time to report
-        assert page.evaluate("window.jaxdeckLive.reveal.getIndices().h") == 2
-        notes = speaker.inner_text(".speaker-controls-notes")
-        assert notes.count("The answer comes from the setup slide.") == 1
-        assert "Note:" not in notes and "`" not in notes
-        speaker.close()
-    finally:
-        page.close()
+def test_speaker_view_shows_this_slides_notes_and_leaves_the_main_view_where_it_is(live):
+    page = live("live_talk.md")
+    go(page, (2, 0))
+    with page.context.expect_page(timeout=30000) as opened:
+        page.keyboard.press("s")
+    speaker = opened.value
+    speaker.wait_for_function("() => document.querySelector('.speaker-controls-notes') &&"
+                              " document.querySelector('.speaker-controls-notes').innerText.includes('answer')",
+                              timeout=30000)
+    page.wait_for_timeout(3000)  # the previews load whole slideshows: give them time to report
+    assert page.evaluate("window.jaxdeckLive.reveal.getIndices().h") == 2
+    notes = speaker.inner_text(".speaker-controls-notes")
+    assert notes.count("The answer comes from the setup slide.") == 1
+    assert "Note:" not in notes and "`" not in notes
+    speaker.close()
 
 
-def test_help_overlay_lists_the_presenter_keys(browser, server, remote):
-    page = open_live(browser, server, remote, "live_talk.md")
-    try:
-        page.keyboard.press("Shift+Slash")
-        page.wait_for_selector(".reveal .overlay-help", timeout=10000)
-        text = page.inner_text(".reveal .overlay-help")
-        for description in ("Interrupt the kernel", "Restart the kernel", "re-run the code cells before this slide"):
-            assert description in text
-    finally:
-        page.close()
+def test_help_overlay_lists_the_presenter_keys(live):
+    page = live("live_talk.md")
+    page.keyboard.press("Shift+Slash")
+    page.wait_for_selector(".reveal .overlay-help", timeout=10000)
+    text = page.inner_text(".reveal .overlay-help")
+    for description in ("Interrupt the kernel", "Restart the kernel", "re-run the code cells before this slide"):
+        assert description in text
 
 
 @pytest.fixture(scope="module")
