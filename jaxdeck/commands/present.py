@@ -28,7 +28,8 @@ from pathlib import Path
 from ..convert import deck_to_notebook
 from ..decks import SLIDES, find_decks
 from ..errors import DeckError, display_path
-from ..live.server import LOOPBACK, STOP, Stopped, is_loopback, start_server
+from ..live.server import LOOPBACK, is_loopback, start_server
+from ..stopping import STOP, Stopped
 
 
 def add_arguments(command) -> None:

@@ -20,7 +20,7 @@ process group alone does not reach them, and once the server is gone they are no
 children either: that is why they are recorded beforehand. Last, the private temporary
 folder (``Server.home``, with the token's config) is removed.
 
-:class:`StopSignals` (one per process, :data:`STOP`) turns SIGINT, SIGTERM and SIGHUP into
+:class:`jaxdeck.stopping.StopSignals` (one per process, :data:`~jaxdeck.stopping.STOP`) turns SIGINT, SIGTERM and SIGHUP into
 :class:`Stopped` so that a caller's ``finally: server.stop()`` runs; it raises at most once,
 so a second signal during the shutdown cannot cut it short.
 """
@@ -37,7 +37,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -48,7 +47,7 @@ from urllib.parse import quote
 import psutil
 
 from ..errors import DeckError
-from ..stopping import SIGNALS, Stopped
+from ..stopping import STOP, Stopped
 from ..execute import kernel_env
 
 LOOPBACK = "127.0.0.1"
@@ -59,79 +58,6 @@ LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
 #: seconds Jupyter gets to shut down with its kernels before what is left is SIGKILLed
 #: (an idle kernel takes well under one; a killed kernel loses nothing a shutdown would keep)
 STOP_WAIT = 2.0
-
-#: the signals that stop `jaxdeck present`: Ctrl-C, `kill`, a closed terminal or SSH session
-STOP_SIGNALS = SIGNALS  # the same three as a build (jaxdeck.stopping)
-
-
-class StopSignals:
-    """SIGINT, SIGTERM and SIGHUP as :class:`Stopped`, raised at most once.
-
-    ``install()`` sets the handlers (in the main thread; elsewhere it does nothing) and arms
-    them: the first stop signal disarms and raises :class:`Stopped` in the main thread. Every
-    later one is only appended to ``received``, so the cleanup that follows the first cannot
-    be interrupted. ``armed = False`` (a plain attribute store, which no handler can cut in
-    front of) disarms by hand before a shutdown. Inside ``with hold():`` a signal is kept
-    pending and raised when the outermost hold ends, for steps that must not be split (start
-    a process and keep its handle). ``uninstall()`` puts the previous handlers back.
-    """
-
-    def __init__(self) -> None:
-        self.armed = False
-        self.held = 0
-        self.pending: int | None = None
-        self.received: list[int] = []
-        self.previous: dict[int, object] = {}
-
-    def install(self) -> "StopSignals":
-        if threading.current_thread() is not threading.main_thread():
-            return self
-        self.received = []
-        self.pending = None
-        self.armed = True  # before the handlers: a signal that comes while they are set is not lost
-        for signum in STOP_SIGNALS:
-            self.previous.setdefault(signum, signal.signal(signum, self._handle))
-        return self
-
-    def uninstall(self) -> None:
-        self.armed = False
-        while self.previous:
-            signum, handler = self.previous.popitem()
-            signal.signal(signum, handler)
-
-    def _handle(self, signum: int, frame) -> None:
-        self.received.append(signum)
-        if not self.armed:
-            return
-        if self.held:
-            if self.pending is None:
-                self.pending = signum
-            return
-        self.armed = False
-        raise Stopped(signum)
-
-    def hold(self) -> "_Hold":
-        return _Hold(self)
-
-
-class _Hold:
-    def __init__(self, signals: StopSignals) -> None:
-        self.signals = signals
-
-    def __enter__(self) -> None:
-        self.signals.held += 1
-
-    def __exit__(self, *exc) -> None:
-        signals = self.signals
-        signals.held -= 1
-        if not signals.held and signals.armed and signals.pending is not None:
-            signum, signals.pending, signals.armed = signals.pending, None, False
-            raise Stopped(signum)
-
-
-#: this process's stop-signal handling (signal handlers belong to the process: there is one)
-STOP = StopSignals()
-
 
 def is_loopback(ip: str) -> bool:
     if ip in ("localhost",):

@@ -25,7 +25,7 @@ window.jaxdeckSlideshow = (function () {
   function activate(app, tracker, lib) {
     if (app.name !== "Rise") return;  // the same extension loads in JupyterLab: nothing to do there
     const { Reveal, NotebookActions } = lib;
-    const live = { panel: null, needsRecovery: false, lastKey: null, lastKeyAt: 0, busy: false, reveal: Reveal };
+    const live = { panel: null, lastKey: null, lastKeyAt: 0, busy: false, reveal: Reveal };
     window.jaxdeckLive = live;  // for the end-to-end tests and a curious presenter's console
 
     const status = document.createElement("div");
@@ -60,7 +60,7 @@ window.jaxdeckSlideshow = (function () {
 
     function codeCellsOn(slide) {
       return live.panel.content.widgets.filter((c) => c.model.type === "code" && slideOf(c.node) === slide
-        && !meta(c).listing && !c.model.getMetadata("highlight"));
+        && !c.model.getMetadata("highlight"));
     }
 
     // ---------------------------------------------------------------- layout
@@ -239,7 +239,6 @@ window.jaxdeckSlideshow = (function () {
             return;
           }
         }
-        live.needsRecovery = false;
         say(`Recovered: re-ran ${before.length} code cells in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
       } finally {
         live.busy = false;
@@ -253,7 +252,6 @@ window.jaxdeckSlideshow = (function () {
         live.states.push(state);
         if (state === "autorestarting" || state === "restarting") {
           restarting = state === "autorestarting" ? "started" : true;
-          live.needsRecovery = true;
           say(state === "autorestarting" ? "The kernel died and is restarting…" : "Restarting the kernel…", { sticky: true, kind: "error" });
           if (lib.Dialog) setTimeout(() => lib.Dialog.flush(), 50);  // no modal box in front of the audience
         } else if (state === "dead") {
