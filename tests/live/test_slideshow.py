@@ -326,9 +326,13 @@ def test_a_widget_slider_moved_live_changes_its_output(talk):
     talk.mouse.down()
     talk.mouse.move(box["x"] + 200, box["y"] + box["height"] / 2, steps=10)
     talk.mouse.up()
-    talk.wait_for_function("() => !/^square 4$/.test(document.querySelector('.reveal .slides section.present .widget-vbox > .widget-label').innerText)",
-                           timeout=15000)
-    value = int(talk.inner_text(".reveal .slides section.present .widget-readout"))
+    # the kernel answers each value the drag sent: wait until the label has caught up with the last one
+    settled = """() => {
+      const slide = document.querySelector('.reveal .slides section.present');
+      const value = parseInt(slide.querySelector('.widget-readout').innerText, 10);
+      return slide.querySelector('.widget-vbox > .widget-label').innerText === `square ${value * value}` && value;
+    }"""
+    value = talk.wait_for_function(settled, timeout=15000).json_value()
     assert value > 2 and label.inner_text() == f"square {value * value}"
 
 
