@@ -2,7 +2,7 @@
 
 Each artefact is made only when something it is made from changed (:mod:`jaxdeck.stamps`
 keeps a record of input digests beside each one); ``force=True`` (``--force``) makes them all.
-Execution goes through the execution cache (:mod:`jaxdeck.cache`): a deck whose code
+Execution goes through the execution cache (:mod:`jaxdeck.execute.cache`): a deck whose code
 cells, kernel environment and ``demos`` version are unchanged reuses its stored outputs
 and starts no kernel. ``cache=False`` (``--no-cache``) always executes and stores nothing;
 ``frozen=PATH`` (``--frozen``) takes outputs from an executed notebook built elsewhere.
@@ -21,39 +21,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import fingerprint, stamps
-from .atomic import write_text
-from .decks import BUILD, Outputs
-from .progress import Progress
-
-
-def execute_cached(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None,
-                   on_cell=None, cache: bool = True, frozen: str | Path | None = None):
-    """The executed notebook: from frozen outputs, from the cache, or from a real kernel run."""
-    from .cache import ExecutionCache, cache_key, reuse_outputs
-    from .execute import execute
-
-    if frozen is not None:
-        return reuse_outputs(nb, frozen, deck)
-    store = ExecutionCache(root) if cache else None
-    env = fingerprint.known_environment(root)
-    if env is None and store is not None and store.has_entries():
-        env = fingerprint.environment(root)  # an entry may match: learn the environment before running anything
-    if store is not None and env is not None:
-        key, hit = store.lookup(nb, env)
-        if hit is not None:
-            return hit
-    pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
-    executed = execute(nb, deck, timeout=timeout, on_cell=on_cell)
-    env = env if env is not None else pending.result()
-    info = executed.metadata.setdefault("jaxdeck_build", {})
-    info["provenance"] = fingerprint.provenance(env, info.get("executed_at"))
-    info["cache"] = "miss" if store is not None else "off"
-    if store is not None and "error" not in env:
-        key = cache_key(nb, env)
-        info["cache_key"] = key
-        store.put(key, executed, deck=str(deck))
-    return executed
+from jaxdeck import stamps
+from jaxdeck.atomic import write_text
+from jaxdeck.decks import BUILD, Outputs
+from jaxdeck.progress import Progress
 
 
 @dataclass(frozen=True)
@@ -79,7 +50,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
 
     Earlier artefacts stay until each is replaced, and each gets its record of inputs.
-    With a ``printer`` (:class:`jaxdeck.printer.BackgroundPrinter`) the PDFs are printed.
+    With a ``printer`` (:class:`jaxdeck.pdf.printer.BackgroundPrinter`) the PDFs are printed.
     ``stats``, when given, receives the seconds of each stage (convert, execute, export_html, pdf),
     the cells executed and ``done``, the words of the deck's report line.
     """
@@ -94,7 +65,8 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     info: dict = {}
     t_convert = t_execute = clock
     if plan.notebook:
-        from .convert import deck_to_notebook
+        from jaxdeck.execute import execute_cached
+        from jaxdeck.read import deck_to_notebook
 
         if shown:
             shown.stage(name, "convert")
@@ -112,7 +84,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     if executed is None and (plan.html or plan.pdfs):
         executed = nbformat.read(outputs.notebook, as_version=4)
     if plan.html:
-        from .export import export_html, local_images
+        from jaxdeck.html.export import export_html, local_images
 
         if shown:
             shown.stage(name, "export html")
@@ -155,15 +127,15 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     todo = [p for p in plans if not p.fresh]
     if any(p.notebook for p in todo):
         # imported here, before the printer's and the exporter's threads start importing their own
-        from . import convert, execute  # noqa: F401
-        from .cache import ExecutionCache  # noqa: F401
+        from jaxdeck.execute import cache, kernel  # noqa: F401
+        from jaxdeck.read import source, structure  # noqa: F401
     printer = None
     if any(p.pdfs for p in todo):
-        from .printer import BackgroundPrinter
+        from jaxdeck.pdf.printer import BackgroundPrinter
 
         printer = BackgroundPrinter()
     if any(p.html for p in todo):
-        from .export import warm_up_exporter
+        from jaxdeck.html.export import warm_up_exporter
 
         warm_up_exporter()
     results = []

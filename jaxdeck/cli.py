@@ -19,8 +19,8 @@ import argparse  # noqa: E402
 import importlib  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from .errors import DeckError  # noqa: E402
-from .stopping import Stopped, stop_on_signals  # noqa: E402
+from jaxdeck.errors import DeckError  # noqa: E402
+from jaxdeck.stopping import Stopped, stop_on_signals  # noqa: E402
 
 #: command -> (module with add_arguments/run, one-line help)
 COMMANDS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import DeckError
+from jaxdeck.errors import DeckError
 
 SLIDES = Path("slides")
 BUILD = Path("build")

@@ -20,7 +20,7 @@ digest and its inputs digest the same now; a torn, missing or foreign record mea
 
 Checking imports nothing heavy (no nbformat, jupytext, nbconvert or Playwright), so a
 ``make`` with nothing to do is quick. The kernel environment is recognised by
-:func:`jaxdeck.fingerprint.machine_signature`; only when that changed is the full
+:func:`jaxdeck.execute.fingerprint.machine_signature`; only when that changed is the full
 fingerprint (a probe that imports JAX in a subprocess, remembered in ``build/cache/env``)
 asked whether the executed outputs still hold.
 """
@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from . import fingerprint
-from .assets import NODE_MODULES, NPM_FILES, THEMES
-from .atomic import write_text
-from .decks import Outputs
+from jaxdeck.execute import fingerprint
+from jaxdeck.html.assets import NODE_MODULES, NPM_FILES, THEMES
+from jaxdeck.atomic import write_text
+from jaxdeck.decks import Outputs
 
 SCHEMA = 1
 PACKAGE = Path(__file__).resolve().parent
@@ -46,9 +46,9 @@ PDFS = ("pdf", "handout")
 
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
-    "notebook": ("convert.py", "source.py", "structure.py", "cache.py"),
-    "html": ("export.py", "layout.py", "assets.py", "structure.py"),
-    "pdf": ("pdf.py", "browser.py", "structure.py"),
+    "notebook": ("read/__init__.py", "read/source.py", "read/markers.py", "read/structure.py", "execute/cache.py"),
+    "html": ("html/export.py", "html/layout.py", "html/assets.py", "read/markers.py", "read/structure.py"),
+    "pdf": ("pdf/export.py", "browser.py", "read/structure.py"),
 }
 TOOLS = {
     "notebook": ("jupytext", "nbformat", "markdown-it-py"),

@@ -14,8 +14,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import DECKS, ROOT, deck_id
-from jaxdeck.execute import cell_durations
-from jaxdeck.structure import notes_by_slide, slide_count
+from jaxdeck.execute.kernel import cell_durations
+from jaxdeck.read.structure import notes_by_slide, slide_count
 
 BUDGET_S = 2.0
 

@@ -6,7 +6,7 @@ import json
 import shutil
 
 from jaxdeck import stamps
-from jaxdeck.assets import NODE_MODULES, THEMES
+from jaxdeck.html.assets import NODE_MODULES, THEMES
 
 
 def test_record_lies_beside_its_artefact_and_names_its_bytes(tmp_path):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..cli import deck_arguments
-from ..decks import SLIDES, find_decks
+from jaxdeck.cli import deck_arguments
+from jaxdeck.decks import SLIDES, find_decks
 
 
 def add_arguments(command) -> None:
@@ -23,7 +23,7 @@ def add_arguments(command) -> None:
 
 
 def run(args) -> int:
-    from ..bench import run_bench, table
+    from jaxdeck.bench.pipeline import run_bench, table
 
     decks = find_decks(args.decks) if args.decks or SLIDES.is_dir() else []
     report = run_bench(decks, args.out, generated=args.generated, repeat=args.repeat, stock=args.stock,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..cli import deck_arguments
-from ..decks import find_decks
+from jaxdeck.cli import deck_arguments
+from jaxdeck.decks import find_decks
 
 
 def add_arguments(command) -> None:
@@ -39,7 +39,7 @@ def report(built) -> None:
 
 
 def run(args) -> int:
-    from ..build import build
+    from jaxdeck.build import build
 
     decks = find_decks(args.decks)
     build(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,

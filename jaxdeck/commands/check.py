@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import deck_arguments
-from ..decks import find_decks
+from jaxdeck.cli import deck_arguments
+from jaxdeck.decks import find_decks
 
 
 def add_arguments(command) -> None:
@@ -13,9 +13,9 @@ def add_arguments(command) -> None:
 
 
 def run(args) -> int:
-    from ..browser import chromium
-    from ..check import check_deck
-    from .pdf import ensure_built
+    from jaxdeck.browser import chromium
+    from jaxdeck.check.deck import check_deck
+    from jaxdeck.commands.pdf import ensure_built
 
     decks = find_decks(args.decks)
     built = [(deck, *ensure_built(deck, args.out)) for deck in decks]

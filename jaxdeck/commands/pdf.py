@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..cli import deck_arguments
-from ..decks import Outputs, find_decks
-from .build import report
+from jaxdeck.cli import deck_arguments
+from jaxdeck.decks import Outputs, find_decks
+from jaxdeck.commands.build import report
 
 
 def add_arguments(command) -> None:
@@ -24,7 +24,7 @@ def ensure_built(deck: Path, root: Path):
     """The deck's executed notebook and its outputs, building the notebook and HTML first when out of date."""
     import nbformat
 
-    from ..build import build
+    from jaxdeck.build import build
 
     build([deck], root, execution=False)
     outputs = Outputs(deck, root)
@@ -32,7 +32,7 @@ def ensure_built(deck: Path, root: Path):
 
 
 def run(args) -> int:
-    from ..build import build
+    from jaxdeck.build import build
 
     build(find_decks(args.decks), args.out, pdf=True, reprint=args.force, execution=False, report=report)
     return 0

@@ -25,11 +25,11 @@ import time
 import webbrowser
 from pathlib import Path
 
-from ..convert import deck_to_notebook
-from ..decks import SLIDES, find_decks
-from ..errors import DeckError, display_path
-from ..live.server import LOOPBACK, is_loopback, start_server
-from ..stopping import STOP, Stopped
+from jaxdeck.read import deck_to_notebook
+from jaxdeck.decks import SLIDES, find_decks
+from jaxdeck.errors import DeckError, display_path
+from jaxdeck.live.server import LOOPBACK, is_loopback, start_server
+from jaxdeck.stopping import STOP, Stopped
 
 
 def add_arguments(command) -> None:

@@ -18,9 +18,9 @@ import threading
 import time
 from pathlib import Path
 
-from ..decks import SLIDES, find_decks
-from ..errors import DeckError, display_path
-from ..stopping import Stopped
+from jaxdeck.decks import SLIDES, find_decks
+from jaxdeck.errors import DeckError, display_path
+from jaxdeck.stopping import Stopped
 
 DEFAULT_PORT = 8000
 
@@ -81,9 +81,9 @@ def enter_means_fresh(rebuilder) -> None:
 
 
 def run(args) -> int:
-    from ..preview.server import PreviewServer
-    from ..preview.session import Session
-    from ..preview.watch import Rebuilder
+    from jaxdeck.preview.server import PreviewServer
+    from jaxdeck.preview.session import Session
+    from jaxdeck.preview.watch import Rebuilder
 
     deck = choose_deck(args.decks)
     if args.port < 0 or args.port > 65535:

@@ -3,7 +3,7 @@
 Used by ``jaxdeck present`` (``ServerApp.contents_manager_class``). For a deck
 (``DECKS_DIR/NAME.md``, README.md excepted) ``get`` returns the notebook jaxdeck
 derives from it (cells split at ``---``/``--``/``. . .``/``|||``/``Note:``, RISE
-``slideshow`` metadata set, see :mod:`jaxdeck.structure`) with the outputs of the last
+``slideshow`` metadata set, see :mod:`jaxdeck.read.structure`) with the outputs of the last
 build (``BUILD_DIR/notebooks/NAME.ipynb``) put back into the code cells whose source
 is unchanged, so demos that are not re-run still show their result.
 
@@ -26,13 +26,13 @@ from jupytext import TextFileContentsManager
 from tornado.web import HTTPError
 from traitlets import Unicode, default
 
-from ..assets import DEFAULT_THEME, OWN_THEMES, THEMES
-from ..convert import deck_to_notebook
-from ..decks import NOT_DECKS
-from ..errors import DeckError
-from ..export import reveal_config
-from ..layout import byline, provenance_line, static_outputs
-from ..structure import NOTE_PREFIX, NOTES
+from jaxdeck.html.assets import DEFAULT_THEME, OWN_THEMES, THEMES
+from jaxdeck.read import deck_to_notebook
+from jaxdeck.decks import NOT_DECKS
+from jaxdeck.errors import DeckError
+from jaxdeck.html.export import reveal_config
+from jaxdeck.html.layout import byline, provenance_line, static_outputs
+from jaxdeck.read.structure import NOTE_PREFIX, NOTES
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 

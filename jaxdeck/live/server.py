@@ -8,7 +8,7 @@ Jupyter writes the Markdown back with plain jupytext. The slideshow URL is
 ``http://127.0.0.1:PORT/rise/slides/NAME.md?token=TOKEN``.
 
 Kernels inherit the server's environment, which gets the GPU settings the build uses
-(:func:`jaxdeck.execute.kernel_env`: no full-memory preallocation on a shared GPU box,
+(:func:`jaxdeck.execute.kernel.kernel_env`: no full-memory preallocation on a shared GPU box,
 unless the user set ``XLA_PYTHON_CLIENT_PREALLOCATE`` already). jaxdeck itself never
 imports JAX: it only starts processes.
 
@@ -46,9 +46,9 @@ from urllib.parse import quote
 
 import psutil
 
-from ..errors import DeckError
-from ..stopping import STOP, Stopped
-from ..execute import kernel_env
+from jaxdeck.errors import DeckError
+from jaxdeck.stopping import STOP, Stopped
+from jaxdeck.execute.kernel import kernel_env
 
 LOOPBACK = "127.0.0.1"
 #: our front-end extension for RISE's page (see labextensions/jaxdeck-live/)

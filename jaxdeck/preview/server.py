@@ -23,8 +23,8 @@ from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from ..errors import DeckError
-from .session import Session
+from jaxdeck.errors import DeckError
+from jaxdeck.preview.session import Session
 
 HERE = Path(__file__).resolve().parent
 RELOAD_JS = HERE / "reload.js"

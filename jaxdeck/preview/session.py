@@ -25,9 +25,9 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Callable
 
-from .. import fingerprint
-from ..decks import BUILD
-from ..errors import DeckError
+from jaxdeck.execute import fingerprint
+from jaxdeck.decks import BUILD
+from jaxdeck.errors import DeckError
 
 
 @dataclass
@@ -65,7 +65,7 @@ def plan(old: list[str | None], new: list[str]) -> list[int] | None:
 
 
 def cell_key(cell) -> str:
-    from ..cache import cell_identity
+    from jaxdeck.execute.cache import cell_identity
 
     return fingerprint.digest(cell_identity(cell))
 
@@ -91,7 +91,7 @@ class Session:
         self.kernel = None
         self.ran: list[tuple[str | None, dict | None]] = []  # per code cell: what the warm kernel last ran
         self.shown_keys: list[str] | None = None
-        self.shown = None  # cache entry (jaxdeck.cache.entry_of) of the outputs on show
+        self.shown = None  # cache entry (jaxdeck.execute.cache.entry_of) of the outputs on show
         self.stopping = False
         self._lock = threading.Lock()
         self._priming: threading.Thread | None = None
@@ -100,8 +100,8 @@ class Session:
 
     def publish(self, executed, did: str, warm: bool, ran: list | None = None) -> None:
         """Write the HTML of ``executed``; ``ran``: the cells this rebuild ran (their times are reported)."""
-        from ..cache import entry_of
-        from ..export import export_html
+        from jaxdeck.execute.cache import entry_of
+        from jaxdeck.html.export import export_html
 
         export_html(executed, self.deck, self.html)
         self.shown = entry_of(executed, key="preview")
@@ -133,8 +133,8 @@ class Session:
 
     def rebuild(self, fresh: bool = False) -> str:
         """Rebuild after a save (``fresh``: in a new kernel); returns what was done, in words."""
-        from ..convert import deck_to_notebook
-        from ..export import local_images
+        from jaxdeck.read import deck_to_notebook
+        from jaxdeck.html.export import local_images
 
         began = time.perf_counter()
         try:
@@ -157,7 +157,7 @@ class Session:
         return did
 
     def _prose(self, nb) -> str:
-        from ..cache import graft
+        from jaxdeck.execute.cache import graft
 
         self.publish(graft(nb, self.shown, "preview"), "prose edit, no cell run", warm=self.state.warm)
         return "prose edit, no cell run"
@@ -170,8 +170,8 @@ class Session:
         return self._warm(nb, keys, todo)
 
     def _warm(self, nb, keys: list[str], todo: list[int]) -> str:
-        from ..cache import cell_record, graft
-        from ..execute import is_listing
+        from jaxdeck.execute.cache import cell_record, graft
+        from jaxdeck.execute.kernel import is_listing
 
         old = {}
         matcher = SequenceMatcher(None, [k if r is not None else None for k, r in self.ran], keys, autojunk=False)
@@ -207,8 +207,8 @@ class Session:
 
     def _fresh(self, nb, use_cache: bool) -> str:
         """The deck from the cache (then a warm kernel primed behind it), or run in a fresh kernel."""
-        from ..cache import ExecutionCache, cache_key, cell_record
-        from ..execute import Kernel, deck_timeout, record_run, runnable
+        from jaxdeck.execute.cache import ExecutionCache, cache_key, cell_record
+        from jaxdeck.execute.kernel import Kernel, deck_timeout, record_run, runnable
 
         self._wait_for_priming()
         self._discard_kernel()
@@ -246,7 +246,7 @@ class Session:
         return f"ran {len(self.ran)} cells in a fresh kernel"
 
     def _timeout(self, nb) -> float:
-        from ..execute import deck_timeout
+        from jaxdeck.execute.kernel import deck_timeout
 
         return deck_timeout(nb, self.timeout)
 
@@ -254,7 +254,7 @@ class Session:
 
     def _prime(self, nb) -> None:
         """Start a kernel and run the deck in it, behind outputs already on show (from the cache)."""
-        from ..execute import import_kernel_libraries
+        from jaxdeck.execute.kernel import import_kernel_libraries
 
         import_kernel_libraries()  # in this thread, before the other one starts
         self._priming = threading.Thread(target=self._prime_run, args=(copy.deepcopy(nb),), name="jaxdeck-warm-up",
@@ -277,8 +277,8 @@ class Session:
 
     def _warm_up(self, nb):
         """A kernel that has run ``nb`` (as far as it could), and what it ran; (None, []) when it could not."""
-        from ..cache import cell_record
-        from ..execute import Kernel, deck_timeout, runnable
+        from jaxdeck.execute.cache import cell_record
+        from jaxdeck.execute.kernel import Kernel, deck_timeout, runnable
 
         if self.stopping:
             return None, []

@@ -12,8 +12,8 @@ import time
 import traceback
 from pathlib import Path
 
-from ..assets import THEMES
-from .session import Session
+from jaxdeck.html.assets import THEMES
+from jaxdeck.preview.session import Session
 
 #: seconds between two looks at the watched files
 INTERVAL_S = 0.05
@@ -87,7 +87,7 @@ class Rebuilder:
                 continue
             now = settled(paths)
             if any(now.get(p) != seen.get(p) for p in paths if p.is_relative_to(THEMES)):
-                from ..export import exporter
+                from jaxdeck.html.export import exporter
 
                 exporter.cache_clear()  # its compiled templates
             seen.clear()

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from jaxdeck.live.contents import DeckContentsManager, merge_outputs
-from jaxdeck.convert import deck_to_notebook
+from jaxdeck.read import deck_to_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

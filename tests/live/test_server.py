@@ -24,7 +24,7 @@ import nbformat
 import psutil
 import pytest
 
-from jaxdeck.convert import deck_to_notebook
+from jaxdeck.read import deck_to_notebook
 from jaxdeck.errors import DeckError
 from jaxdeck.live.server import check_port
 

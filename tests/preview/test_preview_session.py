@@ -5,10 +5,10 @@ from __future__ import annotations
 import psutil
 import pytest
 
-from jaxdeck import fingerprint
+from jaxdeck.execute import fingerprint
 from jaxdeck.build import build_deck
-from jaxdeck.cache import ExecutionCache
-from jaxdeck.convert import deck_to_notebook
+from jaxdeck.execute.cache import ExecutionCache
+from jaxdeck.read import deck_to_notebook
 from jaxdeck.preview.session import Session, plan
 
 DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\nx * 7\n```\n\n---\n\n## Two\n\n"

@@ -1,0 +1,192 @@
+"""The execution cache: a prose edit re-executes nothing, a code edit re-executes the deck.
+
+Key (sha256 of a JSON document):
+
+- the deck's code cells in order: each cell's source and the metadata that changes
+  how it runs (``tags``, e.g. ``raises-exception``/``skip-execution``, ``timeout``, and
+  whether it is a ``highlight`` listing that is shown rather than run),
+  plus the deck's default timeout;
+- the kernel environment (:mod:`jaxdeck.execute.fingerprint`): Python, jax, jaxlib, numpy,
+  backend, device kind and the JAX/XLA environment variables;
+- the ``demos`` package's ``__version__`` (parsed from ``demos/__init__.py``, never imported).
+
+Markdown cells, speaker notes and slide breaks are not in the key, so editing them
+reuses the stored outputs: they are grafted, in order, onto the code cells of the
+freshly converted notebook.
+
+Storage: ``build/cache/exec/KK/KEY.json``, one content-addressed file per key,
+written to a temporary file and renamed into place (:mod:`jaxdeck.atomic`). Two
+builds of the same deck at once may both write the same entry; each rename is
+atomic and both contents are valid, so readers always see a whole entry. A file
+that cannot be read or does not match is treated as a miss. ``make clean`` removes
+``build/``, and with it the cache; ``jaxdeck build --no-cache`` neither reads nor writes it.
+
+Frozen outputs (``jaxdeck build --frozen PATH``): take the outputs of an executed
+notebook built elsewhere (e.g. ``build/notebooks/NAME.ipynb`` copied from a GPU box)
+instead of running the kernel, as long as its code cells match the deck's; their
+provenance (device, versions, date) travels with them into the HTML and handout.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import nbformat
+
+from jaxdeck.execute import fingerprint
+from jaxdeck.atomic import write_text
+from jaxdeck.errors import DeckError
+
+SCHEMA = 1
+#: notebook-level metadata that execution produces and a hit must restore
+NOTEBOOK_KEYS = ("kernelspec", "language_info", "widgets")
+#: keys of ``metadata.jaxdeck_build`` that describe the execution (the rest describe the conversion)
+EXECUTION_KEYS = ("executed_at", "provenance", "kernel_peak_rss_mb", "kernel_start_s", "execute_s", "cells_executed")
+
+
+def code_cells(nb) -> list:
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def cell_identity(cell) -> dict:
+    """What about a code cell changes its outputs: its source and how it is run."""
+    tags = cell.metadata.get("tags", [])
+    return {"source": cell.source, "tags": sorted(tags) if isinstance(tags, list) else tags,
+            "timeout": cell.metadata.get("timeout"), "listing": bool(cell.metadata.get("highlight"))}
+
+
+def code_identity(nb) -> dict:
+    return {"cells": [cell_identity(c) for c in code_cells(nb)],
+            "timeout": nb.metadata.get("jaxdeck", {}).get("timeout")}
+
+
+def cache_key(nb, env: dict, demos: dict | None = None) -> str:
+    demos = demos if demos is not None else fingerprint.demos_version()
+    # the demos package counts by its __version__ (bump it when a change alters what cells show);
+    # the digest of its files is provenance only, so editing demos/ mid-run does not churn the cache
+    return fingerprint.digest({"schema": SCHEMA, "code": code_identity(nb),
+                               "environment": fingerprint.key_part(env), "demos": demos.get("version")})
+
+
+def _plain(value):
+    return json.loads(json.dumps(value))
+
+
+def cell_record(cell) -> dict:
+    """The part of an executed code cell that the cache stores."""
+    info = cell.metadata.get("jaxdeck", {})
+    record = {"outputs": _plain(cell.get("outputs", [])), "execution_count": cell.get("execution_count"),
+              "execution": _plain(cell.metadata.get("execution", {}))}
+    if "duration_s" in info:
+        record["duration_s"] = info["duration_s"]
+    return record
+
+
+def entry_of(executed, key: str, deck: str | None = None) -> dict:
+    return {
+        "schema": SCHEMA,
+        "key": key,
+        "deck": deck,
+        "cells": [cell_record(c) for c in code_cells(executed)],
+        "notebook": {k: _plain(executed.metadata[k]) for k in NOTEBOOK_KEYS if k in executed.metadata},
+        "build": {k: _plain(v) for k, v in executed.metadata.get("jaxdeck_build", {}).items() if k in EXECUTION_KEYS},
+    }
+
+
+def graft(nb, entry: dict, status: str) -> nbformat.NotebookNode:
+    """A copy of ``nb`` with the stored outputs on its code cells, in order."""
+    nb = copy.deepcopy(nb)
+    cells = code_cells(nb)
+    if len(cells) != len(entry["cells"]):
+        raise ValueError("code cell count differs")
+    for cell, record in zip(cells, entry["cells"]):
+        cell.outputs = [nbformat.from_dict(o) for o in record.get("outputs", [])]
+        cell.execution_count = record.get("execution_count")
+        if record.get("execution"):
+            cell.metadata["execution"] = nbformat.from_dict(record["execution"])
+        if "duration_s" in record:
+            cell.metadata.setdefault("jaxdeck", {})["duration_s"] = record["duration_s"]
+    for k, v in entry.get("notebook", {}).items():
+        nb.metadata[k] = nbformat.from_dict(v)
+    build = dict(nb.metadata.get("jaxdeck_build", {}))
+    build.update({k: v for k, v in entry.get("build", {}).items() if k in EXECUTION_KEYS})
+    build.update({"cells_executed": 0, "cells_reused": len(cells), "cache": status})
+    nb.metadata["jaxdeck_build"] = nbformat.from_dict(build)
+    return nb
+
+
+class ExecutionCache:
+    """Content-addressed executed outputs under ``ROOT/cache/exec``."""
+
+    def __init__(self, root: str | Path):
+        self.folder = Path(root) / "cache" / "exec"
+
+    def path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def has_entries(self) -> bool:
+        try:
+            return any(folder.is_dir() and any(folder.iterdir()) for folder in self.folder.iterdir())
+        except OSError:
+            return False
+
+    def get(self, key: str) -> dict | None:
+        try:
+            entry = json.loads(self.path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(entry, dict) or entry.get("schema") != SCHEMA or entry.get("key") != key:
+            return None
+        if not isinstance(entry.get("cells"), list):
+            return None
+        return entry
+
+    def put(self, key: str, executed, deck: str | None = None) -> Path:
+        return write_text(self.path(key), json.dumps(entry_of(executed, key, deck), sort_keys=True))
+
+    def lookup(self, nb, env: dict) -> tuple[str, nbformat.NotebookNode | None]:
+        """(key, grafted notebook) on a hit, (key, None) on a miss."""
+        key = cache_key(nb, env)
+        entry = self.get(key)
+        if entry is None:
+            return key, None
+        try:
+            hit = graft(nb, entry, "hit")
+        except (ValueError, KeyError, TypeError):
+            return key, None
+        hit.metadata["jaxdeck_build"]["cache_key"] = key
+        return key, hit
+
+
+def reuse_outputs(nb, frozen: str | Path, deck: str | Path) -> nbformat.NotebookNode:
+    """``nb`` with the outputs of the executed notebook ``frozen`` (a file, or a folder holding NAME.ipynb)."""
+    frozen = Path(frozen)
+    if frozen.is_dir():
+        frozen = frozen / f"{Path(deck).stem}.ipynb"
+    if not frozen.is_file():
+        raise DeckError(frozen, None, "no executed notebook to take frozen outputs from",
+                        "give build/notebooks/NAME.ipynb from the machine that executed the deck")
+    try:
+        source = nbformat.read(frozen, as_version=4)
+    except Exception as err:
+        raise DeckError(frozen, None, f"not a readable notebook ({type(err).__name__})",
+                        "give an executed notebook written by `jaxdeck build`") from None
+    ours, theirs = code_cells(nb), code_cells(source)
+    for k, (mine, other) in enumerate(zip(ours, theirs), start=1):
+        if cell_identity(mine) != cell_identity(other):
+            info = mine.metadata.get("jaxdeck", {})
+            raise DeckError(deck, info.get("line"),
+                            f"code cell {k} differs from the frozen notebook {frozen}",
+                            "rebuild the deck where it can execute, or drop --frozen", slide=info.get("slide"))
+    if len(ours) != len(theirs):
+        raise DeckError(deck, None, f"the deck has {len(ours)} code cells, the frozen notebook {frozen} has {len(theirs)}",
+                        "rebuild the deck where it can execute, or drop --frozen")
+    if theirs and all(c.get("execution_count") is None and not c.get("outputs") for c in theirs):
+        raise DeckError(frozen, None, "the frozen notebook was never executed",
+                        "give build/notebooks/NAME.ipynb from a finished build")
+    entry = entry_of(source, key="frozen", deck=str(deck))
+    out = graft(nb, entry, "frozen")
+    out.metadata["jaxdeck_build"]["frozen_from"] = str(frozen)
+    return out

@@ -1,0 +1,393 @@
+"""Stage 2: run a deck notebook in a real Jupyter kernel of this environment (nbclient).
+
+Each code cell gets a timeout (deck default 60 s, ``timeout=N`` on a fence to
+override) and its run time recorded in ``metadata.jaxdeck.duration_s``. A cell
+that raises fails the build with ``deck.md:LINE (slide K): Error: message`` unless
+it is tagged ``raises-exception`` (nbconvert's convention).
+
+A kernel that dies (``os._exit``, a segfault, the out-of-memory killer) fails the build
+within about a second, naming the cell and the exit code: nbclient watches the kernel
+process while it waits for the cell's messages, which works because the kernel is
+driven by jupyter_client's asynchronous manager. A blocking client would wait for
+messages from a dead kernel forever.
+
+:class:`Kernel` drives nbclient on an event loop of its own thread, so the thread that
+asked for the run only waits, and a stop signal (Ctrl-C, SIGTERM) reaches it at once.
+The same kernel can run more cells later (``jaxdeck preview`` keeps one warm).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import copy
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from jaxdeck.errors import DeckError
+
+DEFAULT_TIMEOUT_S = 60
+KERNEL_NAME = "jaxdeck"
+#: seconds nbclient waits past a cell's own timeout before giving up on a kernel that ignores our interrupt
+BACKSTOP_S = 30
+
+
+def kernel_env() -> dict[str, str]:
+    """Environment additions for the kernel: a shared GPU box is never fully preallocated."""
+    env = {"XLA_PYTHON_CLIENT_PREALLOCATE": os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),
+           "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+    return env
+
+
+def this_python_kernels():
+    """A kernel spec manager that always gives the ipykernel of the interpreter running jaxdeck."""
+    from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+
+    class ThisPythonKernels(KernelSpecManager):
+        def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
+            return KernelSpec(
+                argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                display_name=f"Python {sys.version_info.major}.{sys.version_info.minor} (jaxdeck)",
+                language="python",
+                env=kernel_env(),
+            )
+
+    return ThisPythonKernels()
+
+
+def import_kernel_libraries() -> None:
+    """Import nbclient and jupyter_client in the calling thread.
+
+    jupyter_client's modules import each other; imported from two threads at once (the
+    kernel's, and the main thread importing nbconvert) Python finds an import deadlock and
+    fails one of them. Imported before the kernel's thread starts, they are only looked up there.
+    """
+    import jupyter_client.kernelspec  # noqa: F401
+    import jupyter_client.manager  # noqa: F401
+    import nbclient  # noqa: F401
+    import nbclient.exceptions  # noqa: F401
+    import nbformat.v4  # noqa: F401
+
+
+def is_listing(cell) -> bool:
+    """Cells with code-line highlight steps are listings to show, not to run."""
+    return cell.cell_type == "code" and bool(cell.metadata.get("highlight"))
+
+
+def runnable(nb) -> list[int]:
+    """Indices of the code cells a run executes (every code cell but the listings)."""
+    return [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and not is_listing(c)]
+
+
+def cell_timeout(cell, default: float) -> float:
+    """A fence's ``timeout=N`` wins over the deck's default."""
+    value = cell.metadata.get("timeout", default)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float(default)
+
+
+def deck_timeout(nb, timeout: float | None = None) -> float:
+    """The default per-cell timeout: the command line's, else the deck header's, else 60 s."""
+    return float(timeout or nb.metadata.get("jaxdeck", {}).get("timeout") or DEFAULT_TIMEOUT_S)
+
+
+def recorded_duration(cell) -> float | None:
+    """Seconds the kernel spent on a cell, from nbclient's recorded timestamps."""
+    timing = cell.metadata.get("execution", {})
+    start = timing.get("iopub.execute_input")
+    end = timing.get("shell.execute_reply")
+    if not start or not end:
+        return None
+    parse = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
+    return max(0.0, (parse(end) - parse(start)).total_seconds())
+
+
+def _where(cell) -> tuple[int | None, int | None]:
+    info = cell.metadata.get("jaxdeck", {}) if cell is not None else {}
+    return info.get("line"), info.get("slide")
+
+
+def death_hint(code: int | None) -> str:
+    """What to do about a kernel that exited with ``code`` (negative: killed by that signal)."""
+    memory = "check its memory use (a GPU box may need XLA_PYTHON_CLIENT_MEM_FRACTION)"
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        if -code == getattr(signal, "SIGKILL", 9):
+            return f"it was killed by {name}, most often the out-of-memory killer: {memory}"
+        if name in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"):
+            return f"it crashed with {name} in native code: run the cell alone in a terminal to see where"
+        return f"it was killed by {name}: {memory}"
+    if code is not None and code != 0:
+        return f"something in the cell ended the process (os._exit, or a library that exits); if not, {memory}"
+    return memory
+
+
+class Kernel:
+    """A real kernel for one deck, started at once and kept until :meth:`close` (or the ``with`` block ends).
+
+    ``run(nb, indices)`` executes code cells of ``nb`` in place, in order, stopping at the
+    first failure with a DeckError naming its line. nbclient runs on an event loop in a
+    thread of the kernel's own; the caller's thread only waits for each run.
+    """
+
+    def __init__(self, deck: str | Path, timeout: float = DEFAULT_TIMEOUT_S):
+        self.deck = Path(deck)
+        self.default = float(timeout)
+        self.start_s: float | None = None
+        self.peak_rss: int | None = None
+        self.dead = False
+        self.language_info = None
+        self.km = self.client = None
+        self._closed = False
+        import_kernel_libraries()  # here, not in the kernel's thread: see import_kernel_libraries
+        self._folder = tempfile.mkdtemp(prefix="jaxdeck-kernel-")
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="jaxdeck-kernel", daemon=True)
+        self._thread.start()
+        try:
+            self._call(self._start())
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> "Kernel":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        return getattr(getattr(self.km, "provisioner", None), "pid", None)
+
+    def _call(self, coroutine):
+        """Run ``coroutine`` on the kernel's loop and wait for it here (a stop signal cancels it)."""
+        done: concurrent.futures.Future = concurrent.futures.Future()
+        tasks: list[asyncio.Task] = []
+
+        def start() -> None:
+            task = self._loop.create_task(coroutine)
+            tasks.append(task)
+            task.add_done_callback(lambda t: _settle(t, done))
+
+        self._loop.call_soon_threadsafe(start)
+        try:
+            return done.result()
+        except BaseException:
+            self._loop.call_soon_threadsafe(lambda: [t.cancel() for t in tasks])
+            raise
+
+    async def _start(self) -> None:
+        from jupyter_client.manager import AsyncKernelManager
+        from nbclient import NotebookClient
+        from nbformat.v4 import new_notebook
+
+        began = time.perf_counter()
+        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=this_python_kernels())
+        if sys.platform.startswith("linux"):
+            # local sockets, by absolute path (the kernel runs in the deck's folder):
+            # nothing listens on the network while a deck runs
+            km.transport = "ipc"
+            km.ip = os.path.join(self._folder, "kernel")
+        self.km = km
+        self.client = client = NotebookClient(
+            new_notebook(), km=km, record_timing=True, startup_timeout=120, interrupt_on_timeout=False,
+            # nbclient's own timeout is a backstop for a kernel that ignores our interrupt
+            timeout=int(self.default), timeout_func=lambda cell: int(cell_timeout(cell, self.default)) + BACKSTOP_S,
+            resources={"metadata": {"path": str(self.deck.parent.resolve())}},
+        )
+        await client.async_start_new_kernel()
+        await client.async_start_new_kernel_client()
+        reply = await client.async_wait_for_reply(client.kc.kernel_info())
+        self.language_info = (reply or {}).get("content", {}).get("language_info")
+        self.start_s = time.perf_counter() - began
+
+    def run(self, nb, indices: list[int] | None = None, on_cell: Callable[[int, int], None] | None = None,
+            timeout: float | None = None):
+        """Execute the code cells at ``indices`` (default: every runnable one) of ``nb``, in place; returns ``nb``.
+
+        ``on_cell(k, n)`` is called before the k-th of the n cells; ``timeout`` is the
+        default per-cell timeout for this run (a fence's ``timeout=N`` still wins).
+        """
+        if self.dead or self._closed:
+            raise RuntimeError("the kernel is no longer running")
+        if timeout is not None:
+            self.default = float(timeout)
+        cells = runnable(nb)
+        todo = cells if indices is None else [i for i in indices if i in set(cells)]
+        return self._call(self._run(nb, todo, on_cell))
+
+    async def _run(self, nb, todo: list[int], on_cell):
+        client = self.client
+        client.nb = nb
+        for k, index in enumerate(todo, start=1):
+            if on_cell:
+                on_cell(k, len(todo))
+            await self._run_cell(nb.cells[index], index)
+        if self.language_info:
+            nb.metadata["language_info"] = self.language_info
+        client.set_widgets_metadata()
+        return nb
+
+    async def _run_cell(self, cell, index: int) -> None:
+        from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+        limit = cell_timeout(cell, self.default)
+        expired: list[float] = []
+
+        def expire():  # our own watchdog: interrupt the kernel when a cell outlives its timeout
+            expired.append(limit)
+            asyncio.ensure_future(self.km.interrupt_kernel())
+
+        line, slide = _where(cell)
+        timer = asyncio.get_running_loop().call_later(limit, expire)
+        try:
+            await self.client.async_execute_cell(cell, index, execution_count=self.client.code_cells_executed + 1)
+        except DeadKernelError:
+            self.dead = True
+            code = await self.km.provisioner.poll() if self.km.provisioner else None
+            raise DeckError(self.deck, line, f"the kernel died (exit code {code}) while running this cell",
+                            death_hint(code), slide=slide) from None
+        except (CellTimeoutError, CellExecutionError) as err:
+            if expired or isinstance(err, CellTimeoutError):
+                raise DeckError(self.deck, line, f"cell timed out after {limit:g} s",
+                                "make it faster, or allow longer with timeout=N on its code fence", slide=slide) from None
+            message = f"{err.ename}: {err.evalue}" if getattr(err, "ename", None) else str(err).strip().splitlines()[-1]
+            raise DeckError(self.deck, line, message,
+                            "fix the cell, or tag it raises-exception if the error is the point", slide=slide) from None
+        finally:
+            timer.cancel()
+        if expired:
+            raise DeckError(self.deck, line, f"cell timed out after {limit:g} s",
+                            "make it faster, or allow longer with timeout=N on its code fence", slide=slide)
+        duration = recorded_duration(cell)
+        if duration is not None:
+            cell.metadata.setdefault("jaxdeck", {})["duration_s"] = round(duration, 4)
+        self.peak_rss = max(self.peak_rss or 0, kernel_peak_rss(self.pid) or 0) or None
+
+    async def _shutdown(self) -> None:
+        client, km = self.client, self.km
+        if client is not None and client.kc is not None:
+            client.kc.stop_channels()
+            client.kc = None
+        if km is not None:
+            if km.has_kernel:
+                await km.shutdown_kernel(now=True)  # kills the kernel's process group, removes its files
+            else:
+                await km.cleanup_resources()
+        # nbclient's watchers of a cell that was cut short: end them here, not at the loop's close
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def close(self) -> None:
+        """Stop the kernel now (its whole process group) and remove its files; safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        pid = self.pid
+        try:
+            asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=10)
+        except BaseException:  # the loop may be stuck or gone: the process group is killed below
+            pass
+        finally:
+            if pid:
+                try:
+                    os.killpg(pid, signal.SIGKILL)  # the kernel leads its own session: this reaches its children
+                except OSError:
+                    pass
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)
+            if not self._thread.is_alive():
+                self._loop.close()
+            shutil.rmtree(self._folder, ignore_errors=True)
+
+
+def _settle(task: asyncio.Task, done: concurrent.futures.Future) -> None:
+    """Hand a finished task's outcome to the waiting thread (always taking it, so none is left unread)."""
+    if task.cancelled():
+        outcome = ("cancel", None)
+    elif task.exception() is not None:
+        outcome = ("raise", task.exception())
+    else:
+        outcome = ("return", task.result())
+    if done.done():
+        return
+    kind, value = outcome
+    if kind == "cancel":
+        done.cancel()
+    elif kind == "raise":
+        done.set_exception(value)
+    else:
+        done.set_result(value)
+
+
+def execute(nb, path: str | Path, *, timeout: float | None = None,
+            on_cell: Callable[[int, int], None] | None = None):
+    """A copy of ``nb`` with every code cell run (outputs, timings) in a fresh kernel, or a DeckError.
+
+    ``path`` is the deck's Markdown file: the kernel runs in its folder and errors
+    name its lines. ``on_cell(k, n)`` is called before the k-th of n code cells.
+    """
+    nb = copy.deepcopy(nb)
+    began = time.perf_counter()
+    with Kernel(path, deck_timeout(nb, timeout)) as kernel:
+        kernel.run(nb, on_cell=on_cell)
+    return record_run(nb, kernel, began)
+
+
+def record_run(nb, kernel: Kernel, began: float):
+    """``nb`` with what a whole run in a fresh kernel records in ``metadata.jaxdeck_build``; ``began``: its perf_counter."""
+    info = nb.metadata.setdefault("jaxdeck_build", {})
+    info["executed_at"] = datetime.now().astimezone().isoformat(timespec="seconds")
+    info["cells_executed"] = len(runnable(nb))
+    info["kernel_start_s"] = round(kernel.start_s or 0.0, 4)
+    info["execute_s"] = round(time.perf_counter() - began, 4)
+    if kernel.peak_rss:
+        info["kernel_peak_rss_mb"] = round(kernel.peak_rss / 2**20, 1)
+    return nb
+
+
+def kernel_peak_rss(pid: int | None) -> int | None:
+    """The kernel process's peak resident memory in bytes (Linux VmHWM; psutil's RSS elsewhere)."""
+    if not pid:
+        return None
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import psutil
+
+        return psutil.Process(pid).memory_info().rss
+    except Exception:
+        return None
+
+
+def cell_durations(nb) -> list[tuple[int, int, float, list[str]]]:
+    """(line, slide, seconds, tags) of each executed code cell, as recorded in the notebook."""
+    rows = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        info = cell.metadata.get("jaxdeck", {})
+        if "duration_s" in info:
+            rows.append((info.get("line"), info.get("slide"), info["duration_s"], cell.metadata.get("tags", [])))
+    return rows

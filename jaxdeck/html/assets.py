@@ -1,0 +1,75 @@
+"""Front-end files (reveal.js, KaTeX, our themes) copied next to exported decks.
+
+They come from the npm packages pinned in package-lock.json (installed into
+node_modules/ by `make`) and from themes/; nothing is fetched at presentation time.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from jaxdeck.errors import DeckError
+
+ROOT = Path(__file__).resolve().parents[2]
+THEMES = ROOT / "themes"
+NODE_MODULES = ROOT / "node_modules"
+
+#: (package, files or folders inside it) that a deck loads
+NPM_FILES = {
+    "reveal.js": ["dist/reset.css", "dist/reveal.css", "dist/reveal.js", "dist/plugin/notes.js",
+                  "dist/plugin/highlight.js", "dist/plugin/highlight/monokai.css", "dist/theme", "LICENSE"],
+    "katex": ["dist/katex.min.js", "dist/katex.min.css", "dist/contrib/auto-render.min.js", "dist/fonts", "LICENSE"],
+}
+
+#: our own themes (themes/jaxdeck/static/NAME.css); other names are reveal.js's built-in themes
+OWN_THEMES = ("projector",)
+DEFAULT_THEME = "projector"
+
+
+def npm_root() -> Path:
+    if not (NODE_MODULES / "reveal.js" / "dist" / "reveal.js").is_file():
+        raise DeckError(None, None, f"reveal.js is not installed in {NODE_MODULES}",
+                        "run `make` (or `npm ci` in the repository) to install the front-end assets")
+    return NODE_MODULES
+
+
+def known_themes() -> list[str]:
+    """Our themes first, then reveal.js's built-in ones (when node_modules is installed)."""
+    return list(OWN_THEMES) + sorted(p.stem for p in (NODE_MODULES / "reveal.js/dist/theme").glob("*.css"))
+
+
+def theme_sheets(theme: str | None, assets: str = "assets") -> list[str]:
+    """Stylesheet URLs (relative to the HTML) for a theme named in a deck header."""
+    theme = theme or DEFAULT_THEME
+    if theme in OWN_THEMES:
+        return [f"{assets}/themes/{theme}.css"]
+    if (npm_root() / "reveal.js" / "dist" / "theme" / f"{theme}.css").is_file():
+        return [f"{assets}/reveal.js/dist/theme/{theme}.css"]
+    raise DeckError(None, None, f"unknown theme '{theme}'", f"use one of: {', '.join(known_themes())}")
+
+
+def _copy(source: Path, target: Path) -> None:
+    if source.is_dir():
+        for child in source.rglob("*"):
+            if child.is_file():
+                _copy(child, target / child.relative_to(source))
+        return
+    if target.is_file() and target.stat().st_size == source.stat().st_size and target.stat().st_mtime >= source.stat().st_mtime:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.tmp")
+    shutil.copy2(source, temporary)
+    temporary.replace(target)
+
+
+def install_assets(html_dir: Path) -> Path:
+    """Copy what decks load into ``html_dir/assets`` (only files that changed)."""
+    root = npm_root()
+    target = html_dir / "assets"
+    for package, entries in NPM_FILES.items():
+        for entry in entries:
+            _copy(root / package / entry, target / package / entry)
+    for theme in OWN_THEMES:
+        _copy(THEMES / "jaxdeck" / "static" / f"{theme}.css", target / "themes" / f"{theme}.css")
+    return target

@@ -1,0 +1,63 @@
+"""A Chromium that starts while the decks execute, and prints their PDFs when asked.
+
+Playwright's objects belong to the thread that made them, so the browser lives in
+its own thread for its whole life; the build hands it jobs through a queue. Starting
+it at the beginning of a build hides its launch behind the kernel's work.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from pathlib import Path
+
+from jaxdeck.decks import Outputs
+
+
+class BackgroundPrinter:
+    """``print_pdfs(nb, html, outputs[, parts])`` in a browser started in the background; ``close()`` when done."""
+
+    def __init__(self):
+        # imported here, in the caller's thread: jupyter_client's modules import each other, and
+        # imported from two threads at once (this one's and the build's) Python fails one with a deadlock
+        from jaxdeck import browser
+        from jaxdeck.pdf import export as pdf  # noqa: F401
+
+        self._jobs: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="jaxdeck-printer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        from jaxdeck.browser import chromium
+        from jaxdeck.pdf.export import export_pdfs
+
+        try:
+            with chromium() as browser:
+                while (job := self._jobs.get()) is not None:
+                    nb, html, outputs, timings, parts, answer = job
+                    try:
+                        answer.put((True, export_pdfs(nb, html, outputs, browser=browser, timings=timings, parts=parts)))
+                    except BaseException as err:  # handed to the caller's thread
+                        answer.put((False, err))
+        except BaseException as err:  # no browser: every job gets the reason
+            while (job := self._jobs.get()) is not None:
+                job[-1].put((False, err))
+
+    def print_pdfs(self, nb, html: Path, outputs: Outputs, timings: dict | None = None,
+                   parts: tuple[str, ...] = ("pdf", "handout")) -> list[Path]:
+        answer: queue.Queue = queue.Queue(maxsize=1)
+        self._jobs.put((nb, html, outputs, timings, parts, answer))
+        ok, value = answer.get()
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join(timeout=60)
+
+    def __enter__(self) -> "BackgroundPrinter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,262 @@
+"""Stage 1a: read a Markdown deck with jupytext into a notebook, checking it first.
+
+Everything a user can get wrong in the file itself (encoding, an empty file, an
+unclosed fence, a broken YAML header or fence metadata, a missing image) is
+reported here as a DeckError naming the file and line, before any kernel starts.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jupytext
+import nbformat
+import yaml
+from jupytext.config import JupytextConfiguration, find_jupytext_configuration_file, load_jupytext_configuration_file
+from markdown_it import MarkdownIt
+
+from jaxdeck.html.assets import known_themes
+from jaxdeck.errors import DeckError
+
+#: The jupytext settings decks are written with; `jupytext.toml` at the
+#: repository root holds the same values (a test keeps them equal).
+DEFAULT_JUPYTEXT_CONFIG = {
+    "notebook_metadata_filter": "jaxdeck,rise,-all",
+}
+#: cell metadata written back when a deck sets none itself
+NO_CELL_METADATA = "-all"
+
+#: Deck options allowed under `jupyter: jaxdeck:` in the YAML header.
+DECK_OPTIONS = {
+    "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
+    "theme": str, "transition": str, "width": int, "height": int,
+    "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
+}
+
+_markdown = MarkdownIt("commonmark")
+
+
+def jupytext_config(deck: Path) -> JupytextConfiguration:
+    """The repository's jupytext configuration for ``deck`` (our defaults when there is none)."""
+    found = find_jupytext_configuration_file(str(deck.parent.resolve()))
+    if found:
+        config = load_jupytext_configuration_file(found)
+        if config is not None:
+            return config
+    return JupytextConfiguration(**DEFAULT_JUPYTEXT_CONFIG)
+
+
+def read_text(path: Path) -> str:
+    """The deck's text, or a DeckError for a missing, empty or non-UTF-8 file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DeckError(path, None, "no such deck", "give the path of a Markdown file in slides/") from None
+    except IsADirectoryError:
+        raise DeckError(path, None, "is a directory", "give the path of a Markdown file") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise DeckError(path, line, f"not UTF-8 text (byte 0x{data[err.start]:02x})",
+                        "save the file as UTF-8") from None
+    if not text.strip():
+        raise DeckError(path, 1, "the deck is empty",
+                        "start it with a title slide, e.g. '# My talk' (see slides/README.md)")
+    return text
+
+
+def header_line_count(text: str) -> int:
+    """Number of lines taken by a leading YAML header (0 when there is none)."""
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return 0
+    for index, line in enumerate(lines[1:], start=1):
+        if line.rstrip() in ("---", "..."):
+            return index + 1
+    return 0
+
+
+def check_header(path: Path, text: str) -> None:
+    """Reject a YAML header that does not parse or holds unknown deck options."""
+    count = header_line_count(text)
+    if text.startswith("---\n") and count == 0 and "\njupyter:" in text.split("\n\n")[0]:
+        raise DeckError(path, 1, "the YAML header is never closed", "end it with a line '---'")
+    if not count:
+        return
+    body = "\n".join(text.split("\n")[1: count - 1])
+    try:
+        header = yaml.safe_load(body) or {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1
+        problem = getattr(err, "problem", None) or "invalid YAML"
+        raise DeckError(path, line, f"invalid YAML in the header: {problem}",
+                        "fix the header's YAML (indent with spaces, close brackets and quotes)") from None
+    if not isinstance(header, dict):
+        raise DeckError(path, 2, "the YAML header must be a mapping", "write 'jupyter:' then the deck options")
+    options = (header.get("jupyter") or {}).get("jaxdeck") if isinstance(header.get("jupyter"), dict) else None
+    if options is None:
+        return
+    if not isinstance(options, dict):
+        raise DeckError(path, _line_of(text, "jaxdeck:", count), "'jaxdeck' must be a mapping of deck options",
+                        f"use keys among: {', '.join(sorted(DECK_OPTIONS))}")
+    for key, value in options.items():
+        line = _line_of(text, f"{key}:", count)
+        if key not in DECK_OPTIONS:
+            raise DeckError(path, line, f"unknown deck option '{key}'",
+                            f"use one of: {', '.join(sorted(DECK_OPTIONS))}")
+        if not isinstance(value, DECK_OPTIONS[key]):
+            raise DeckError(path, line, f"deck option '{key}' has the wrong type ({type(value).__name__})",
+                            "see slides/README.md for the deck options")
+        if key == "theme" and value not in known_themes():
+            raise DeckError(path, line, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
+
+
+def _line_of(text: str, needle: str, limit: int) -> int:
+    for number, line in enumerate(text.split("\n")[:limit], start=1):
+        if line.strip().startswith(needle):
+            return number
+    return 1
+
+
+_FENCE_INFO = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
+
+
+def check_fences(path: Path, text: str) -> None:
+    """Reject an unclosed code fence and fence metadata that jupytext cannot read."""
+    offset = header_line_count(text)
+    lines = text.split("\n")
+    body = "\n".join(lines[offset:])
+    for token in _markdown.parse(body):
+        if token.type != "fence" or token.map is None:
+            continue
+        start, end = token.map
+        closing = lines[offset + end - 1].strip() if end - start > 1 else ""
+        fence = token.markup
+        if not (closing.startswith(fence[0] * len(fence)) and set(closing) == {fence[0]}):
+            raise DeckError(path, offset + start + 1, f"code fence '{fence}' is never closed",
+                            f"add a line '{fence}' after the code")
+        info = token.info.strip()
+        language, _, meta = info.partition(" ")
+        meta = meta.strip()
+        if meta and language in ("python", "python3", "ipython", "ipython3"):
+            _check_fence_metadata(path, offset + start + 1, meta)
+
+
+def _check_fence_metadata(path: Path, line: int, meta: str) -> None:
+    """Fence attributes are jupytext metadata: ``key=value`` with JSON values."""
+    from jupytext.cell_metadata import text_to_metadata
+
+    try:
+        _, parsed = text_to_metadata(meta, allow_title=False)
+    except Exception as err:  # jupytext raises several types for malformed metadata
+        raise DeckError(path, line, f"cannot read the code fence's metadata '{meta}': {err}",
+                        'write key=value pairs with JSON values, e.g. tags=["slow"] timeout=120') from None
+    if "incorrectly_encoded_metadata" in parsed:
+        raise DeckError(path, line, f"cannot read the code fence's metadata '{parsed['incorrectly_encoded_metadata']}'",
+                        'write key=value pairs with JSON values, e.g. tags=["slow"] timeout=120')
+
+
+def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int]) -> None:
+    """Every image a markdown cell shows must exist next to the deck (decks present offline)."""
+    for cell, line in zip(nb.cells, cell_lines):
+        if cell.cell_type != "markdown":
+            continue
+        for token in _markdown.parse(cell.source):
+            for child in token.children or []:
+                if child.type != "image":
+                    continue
+                src = str(child.attrs.get("src", ""))
+                where = line + (token.map[0] if token.map else 0)
+                if src.startswith(("http://", "https://", "//")):
+                    raise DeckError(path, where, f"image '{src}' needs the network",
+                                    "download it next to the deck (e.g. slides/images/) and link the local file")
+                if src.startswith("data:"):
+                    continue
+                target = (path.parent / src.split("#")[0].split("?")[0]).resolve()
+                if not target.is_file():
+                    raise DeckError(path, where, f"image '{src}' not found",
+                                    f"put the file at {target} or fix the link")
+
+
+def cell_lines(text: str, nb: nbformat.NotebookNode) -> list[int]:
+    """The 1-based line where each cell's source starts in ``text`` (for error messages)."""
+    result: list[int] = []
+    position = header_line_count(text)
+    position = len("\n".join(text.split("\n")[:position]))
+    for cell in nb.cells:
+        source = cell.source
+        probe = source if source else ""
+        index = text.find(probe, position) if probe else -1
+        if index < 0 and source:
+            index = text.find(source.split("\n")[0], position)
+        if index < 0:
+            index = position
+        line = text.count("\n", 0, index) + 1
+        if cell.cell_type == "code":
+            line = max(1, line - 1)  # point at the fence, where the cell starts
+        result.append(line)
+        position = index + len(source)
+    return result
+
+
+def cell_metadata_filter(nb: nbformat.NotebookNode) -> str:
+    """jupytext's filter that writes back exactly the cell metadata keys the deck wrote."""
+    from jupytext.cell_metadata import _JUPYTEXT_CELL_METADATA
+
+    keys: list[str] = []
+    for cell in nb.cells:
+        for key in cell.metadata:
+            if key not in _JUPYTEXT_CELL_METADATA and key not in keys:
+                keys.append(key)
+    return ",".join(keys + [NO_CELL_METADATA])
+
+
+def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
+    """Where jupytext would write the deck differently: (line, what it writes, what is there).
+
+    A deck must read back byte for byte (edits saved live go through jupytext); a header
+    jupytext formats differently (key order, long or non-ASCII values) breaks that.
+    """
+    path = Path(path)
+    text = read_text(path)
+    config = jupytext_config(path)
+    nb = jupytext.reads(text, fmt=path.suffix.lstrip(".") or "md", config=config)
+    nb.metadata.setdefault("jupytext", {})["cell_metadata_filter"] = cell_metadata_filter(nb)
+    again = jupytext.writes(nb, fmt=path.suffix.lstrip(".") or "md", config=config)
+    if again == text:
+        return None
+    ours, theirs = text.split("\n"), again.split("\n")
+    for number, (mine, written) in enumerate(zip(ours, theirs), start=1):
+        if mine != written:
+            return number, written, mine
+    number = min(len(ours), len(theirs))
+    return number, (theirs[number - 1] if number <= len(theirs) else ""), ""
+
+
+def read_notebook(path: str | Path) -> tuple[nbformat.NotebookNode, list[int]]:
+    """The jupytext notebook of a deck and the source line of each cell, or a DeckError."""
+    path = Path(path)
+    text = read_text(path)
+    check_header(path, text)
+    check_fences(path, text)
+    config = jupytext_config(path)
+    try:
+        nb = jupytext.reads(text, fmt=path.suffix.lstrip(".") or "md", config=config)
+    except yaml.YAMLError as err:
+        raise DeckError(path, 1, f"invalid YAML in the header: {err}", "fix the header's YAML") from None
+    except Exception as err:
+        raise DeckError(path, 1, f"jupytext cannot read the deck: {err}",
+                        "check the header and the code fences") from None
+    if not nb.cells:
+        raise DeckError(path, 1, "the deck has no slides", "add a title slide, e.g. '# My talk'")
+    # Record the write-back filters in the notebook itself, so that plain
+    # `jupytext --to md` gives the deck back byte for byte, config or not.
+    meta = nb.metadata.setdefault("jupytext", {})
+    meta.setdefault("notebook_metadata_filter", config.notebook_metadata_filter or DEFAULT_JUPYTEXT_CONFIG["notebook_metadata_filter"])
+    meta["cell_metadata_filter"] = cell_metadata_filter(nb)
+    lines = cell_lines(text, nb)
+    check_images(path, nb, lines)
+    return nb, lines

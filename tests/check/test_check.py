@@ -1,0 +1,83 @@
+"""`jaxdeck check` in a real Chromium: overflow, wide code, notes, budgets, images."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import DECKS, ROOT, deck_id, run_cli
+from jaxdeck.build import build_deck
+from jaxdeck.check.deck import Problem, check_deck
+
+import nbformat
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def fixture_build(tmp_path_factory):
+    root = tmp_path_factory.mktemp("check-build")
+    done = {}
+
+    def get(name: str):
+        if name not in done:
+            deck = FIXTURES / name
+            outputs = build_deck(deck, root)
+            done[name] = (deck, outputs, nbformat.read(outputs.notebook, as_version=4))
+        return done[name]
+
+    return get
+
+
+def test_overflowing_slide_is_caught_with_its_number(fixture_build, browser):
+    deck, outputs, nb = fixture_build("overflow.md")
+    problems = check_deck(deck, nb, outputs.html, browser=browser)
+    overflow = [p for p in problems if p.kind == "overflow"]
+    assert [p.slide for p in overflow] == [2], problems
+    assert "px below" in overflow[0].message
+    pixels = int(overflow[0].message.split(" by ")[1].split(" px")[0])
+    assert pixels > 100
+    text = str(overflow[0])
+    assert "overflow.md:" in text and "(slide 2)" in text
+    assert not [p for p in problems if p.kind != "overflow"], problems  # fine slides and notes everywhere
+
+
+def test_every_kind_of_problem_is_reported(fixture_build, browser):
+    deck, outputs, nb = fixture_build("check_problems.md")
+    problems = check_deck(deck, nb, outputs.html, browser=browser)
+    found = {(p.slide, p.kind) for p in problems}
+    assert (2, "notes") in found
+    assert (3, "code-width") in found
+    assert (4, "image") in found
+    budget = [p for p in problems if p.kind == "budget"]
+    assert [p.slide for p in budget] == [5], problems  # the cell tagged slow is exempt
+    assert not [p for p in problems if p.kind == "overflow"], problems
+    assert (1, "notes") not in found
+    for problem in problems:
+        assert isinstance(problem, Problem) and str(problem).startswith("tests/fixtures/check_problems.md:")
+
+
+def test_cli_check_exits_non_zero_on_problems(fixture_build, tmp_path):
+    deck, outputs, nb = fixture_build("overflow.md")
+    result = run_cli("check", str(deck.relative_to(ROOT)), "--out", str(outputs.root))
+    assert result.returncode == 1, result.stderr
+    assert "(slide 2): overflow" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_deck_passes_check(deck, built, browser):
+    outputs, nb = built(deck)
+    problems = check_deck(deck, nb, outputs.html, browser=browser)
+    assert not problems, "\n".join(str(p) for p in problems)
+
+
+def test_a_header_jupytext_would_rewrite_is_reported(write_deck):
+    from jaxdeck.check.deck import notebook_problems
+    from jaxdeck.read import deck_to_notebook
+
+    deck = write_deck("---\njupyter:\n  jaxdeck:\n    title: T\n    author: A\n---\n\n# T\n\nNote: n\n")
+    problems = notebook_problems(deck, deck_to_notebook(deck))
+    assert [(p.kind, p.line) for p in problems] == [("round-trip", 4)]
+    assert "author: A" in problems[0].message

@@ -1,0 +1,190 @@
+"""Headline-figure verdicts: computed from the measured ratios, never written by hand.
+
+For each headline figure of CURRICULUM.md the deck's reference figures are listed here; the
+tests build a comparison from synthetic timings and check that the verdict follows the
+ratios: equal ratios reproduce, and moving one reference figure (or one measurement) out of
+the tolerance flips the verdict and names the entry. A last check keeps this table in step
+with the decks, so a deck cannot change its reference figures without this file noticing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from demos._display import parse_seconds
+from demos.timing import Comparison, Timing, Verdict, compare, verdict_from_ratios
+
+SLIDES = Path(__file__).resolve().parents[2] / "slides"
+
+# figure id -> (deck, baseline, {entry: the seed's figure as the deck writes it}, strings in that deck)
+HEADLINES = {
+    "seed 000 tiny matmul": ("01-jax-is-not-numpy.md", "NumPy",
+                             {"NumPy": "1.17 µs", "JAX eager": "7.27 µs"}, ['"1.17 µs"', '"7.27 µs"']),
+    "seed 001 row-normalise": ("01-jax-is-not-numpy.md", "NumPy f64",
+                               {"NumPy f64": "1.81 s", "JAX eager": "410 ms", "JAX jit": "218 ms"},
+                               ['"1.81 s"', '"410 ms"', '"218 ms"']),
+    "seed 002 three ops": ("01-jax-is-not-numpy.md", "JAX eager",
+                           {"JAX eager": "13.6 µs", "JAX jit": "3.72 µs"}, ['"13.6 µs"', '"3.72 µs"']),
+    "seed 004 randn": ("01-jax-is-not-numpy.md", "plain",
+                       {"plain": 1.03 / 5000, "jit": 0.78 / 5000}, ["1.03 / 5000", "0.78 / 5000"]),
+    "seed 004 sum of range": ("01-jax-is-not-numpy.md", "Python",
+                              {"Python": 3.05 / 5000, "JAX": 0.447 / 5000, "JAX jit": 0.148 / 5000,
+                               "closed form": 0.00086 / 5000}, ["[3.05, 0.447, 0.148, 0.00086]"]),
+    "seed 004 spectral radius": ("04-vmap.md", "looped",
+                                 {"looped": 10.5 / 5000, "jit looped": 1.72 / 5000, "vmap": 3.65 / 5000,
+                                  "jit vmap": 0.99 / 5000}, ["[10.5 / 5000, 1.72 / 5000, 3.65 / 5000, 0.99 / 5000]"]),
+    "seed 004 MLP 1 vs 2 devices": ("05-many-devices.md", "jit, 1 device",
+                                    {"jit, 1 device": 7.87 / 10_000, "pmap, 2 devices": 7.31 / 10_000},
+                                    ["7.87 / 10_000", "7.31 / 10_000"]),
+}
+
+
+def _timing(label: str, seconds: float, spread: float = 0.0) -> Timing:
+    times = (seconds - spread, seconds, seconds + spread)
+    return Timing(label=label, times_s=times, number=10, compile_s=None, trace_s=None, lower_s=None,
+                  xla_compile_s=None, compile_cached=None, first_call_s=seconds, first_call_compiles=0,
+                  measured_compiles=0, warmup=1, budget_s=0.3, device="cpu", backend="cpu", device_count=1,
+                  jax_version="0", jaxlib_version="0", timestamp="t", host="h", total_s=1.0)
+
+
+def _comparison(baseline: str, reference: dict, measured: dict, tolerance: float = 2.0) -> Comparison:
+    ref = {k: parse_seconds(v) for k, v in reference.items()}
+    timings = {k: _timing(k, v) for k, v in measured.items()}
+    return Comparison(timings=timings, baseline=baseline, reference=ref, reference_label="the seed",
+                      tolerance=tolerance)
+
+
+def _seconds(reference: dict) -> dict:
+    return {k: parse_seconds(v) for k, v in reference.items()}
+
+
+@pytest.mark.parametrize("figure", list(HEADLINES))
+def test_matching_ratios_reproduce_on_any_machine(figure):
+    _, baseline, reference, _ = HEADLINES[figure]
+    ref = _seconds(reference)
+    # our machine is 37 times faster overall: absolute times differ, ratios agree
+    measured = {k: v / 37 for k, v in ref.items()}
+    v = _comparison(baseline, reference, measured).verdict()
+    assert v.reproduced is True
+    assert str(v).startswith("reproduced")
+
+
+def _agreeing(figure):
+    """A figure's baseline, reference, reference seconds, a measurement 37 times faster, and one entry to move."""
+    _, baseline, reference, _ = HEADLINES[figure]
+    ref = _seconds(reference)
+    return baseline, reference, ref, {k: v / 37 for k, v in ref.items()}, next(k for k in reference if k != baseline)
+
+
+@pytest.mark.parametrize("figure", list(HEADLINES))
+def test_changing_one_reference_figure_changes_the_verdict(figure):
+    baseline, reference, ref, measured, moved = _agreeing(figure)
+    for factor in (2.5, 1 / 2.5):
+        changed = dict(reference, **{moved: ref[moved] * factor})
+        v = _comparison(baseline, changed, measured).verdict()
+        assert v.reproduced is False
+        text = str(v)
+        assert text.startswith("not reproduced: ") and moved in text
+        # the reason carries the two computed ratios of the moved entry
+        row = next(r for r in v.rows if r.name == moved)
+        assert row.apart == pytest.approx(2.5)
+    # inside the tolerance it still reproduces
+    v = _comparison(baseline, dict(reference, **{moved: ref[moved] * 1.9}), measured).verdict()
+    assert v.reproduced is True
+
+
+@pytest.mark.parametrize("figure", list(HEADLINES))
+def test_changing_one_measurement_changes_the_verdict(figure):
+    baseline, reference, ref, measured, moved = _agreeing(figure)
+    measured[moved] *= 3
+    v = _comparison(baseline, reference, measured).verdict()
+    assert v.reproduced is False and moved in v.reason
+
+
+@pytest.mark.parametrize("figure", list(HEADLINES))
+def test_the_decks_still_use_these_reference_figures(figure):
+    deck, baseline, _, strings = HEADLINES[figure]
+    text = (SLIDES / deck).read_text()
+    for s in strings:
+        assert s in text, f"{deck} no longer has {s} for {figure}: update HEADLINES"
+    assert "compare(" in text
+
+
+def test_tolerance_is_a_factor_in_both_directions():
+    ours = {"a": 1.0, "b": 3.0}
+    assert verdict_from_ratios(ours, {"a": 1.0, "b": 1.5}, "a").reproduced is True  # 2x apart: the edge
+    assert verdict_from_ratios(ours, {"a": 1.0, "b": 1.4}, "a").reproduced is False
+    assert verdict_from_ratios(ours, {"a": 1.0, "b": 6.0}, "a").reproduced is True
+    assert verdict_from_ratios(ours, {"a": 1.0, "b": 6.1}, "a").reproduced is False
+    assert verdict_from_ratios(ours, {"a": 1.0, "b": 1.4}, "a", tolerance=3).reproduced is True
+    with pytest.raises(ValueError):
+        verdict_from_ratios(ours, {"a": 1.0, "b": 1.0}, "a", tolerance=0.5)
+
+
+def test_a_flipped_direction_is_said_in_words():
+    v = verdict_from_ratios({"np": 1.0, "jit": 0.5}, {"np": 1.0, "jit": 1.6}, "np", "seed 9")
+    assert v.reproduced is False
+    assert "jit is 2.00× faster than np here but 1.60× slower in seed 9" in v.reason
+
+
+def test_no_reference_ratio_gives_no_verdict():
+    v = verdict_from_ratios({"a": 1.0, "b": 2.0}, {"a": 1.0, "b": None}, "a")
+    assert v.reproduced is None and str(v).startswith("no verdict")
+    # entries without a reference figure (e.g. an extra float32 NumPy row) are left out
+    v = verdict_from_ratios({"a": 1.0, "b": 2.0, "c": 50.0}, {"a": 1.0, "b": 2.0, "c": None}, "a")
+    assert v.reproduced is True and [r.name for r in v.rows] == ["b"]
+
+
+def test_verdict_is_shown_in_text_html_and_dict():
+    c = _comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.9})
+    assert isinstance(c.verdict(), Verdict)
+    assert "not reproduced: y takes 9.00× x's time here, 2.00× in the seed" in str(c)
+    html = c._repr_html_()
+    assert 'class="verdict"' in html and "not reproduced" in html
+    assert c.to_dict()["verdict"]["reproduced"] is False
+    from demos.extras_compact import compact
+
+    view = compact(c)
+    assert "not reproduced" in view._repr_html_() and "not reproduced" in str(view)
+
+
+def test_noisy_rows_are_flagged_and_remeasured():
+    assert _timing("n", 1.0, spread=1.5).noisy
+    assert not _timing("q", 1.0, spread=0.1).noisy
+    calls = {"n": 0}
+
+    def sometimes_slow():
+        calls["n"] += 1
+        return None
+
+    c = compare({"a": sometimes_slow}, budget_s=0.02, remeasure=2.0)
+    assert not c["a"].noisy or any("re-measured" in n for n in c["a"].notes)
+
+
+def test_scoreboard_lists_each_figure_with_its_computed_verdict():
+    from demos.timing import scoreboard
+
+    good = _comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.2})
+    bad = _comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.9})
+    board = scoreboard({"first": good, "second": bad})
+    rows = board.rows()
+    assert rows[0][0] == "first" and rows[0][3].startswith("reproduced")
+    assert rows[1][3].startswith("not reproduced") and "y 9.00×" in rows[1][1] and "y 2.00×" in rows[1][2]
+    assert "second: not reproduced: y takes 9.00×" in str(board)
+    assert "not reproduced" in board._repr_html_()
+    # the same measurements against a moved reference: the row's verdict follows
+    moved = _comparison("x", {"x": "1 s", "y": "9 s"}, {"x": 0.1, "y": 0.9})
+    assert scoreboard({"second": moved}).rows()[0][3].startswith("reproduced")
+
+
+def test_compare_with_a_figure_name_registers_it():
+    from demos import timing
+
+    timing.FIGURES.pop("unit test figure", None)
+    c = compare({"a": lambda: 1, "b": lambda: 2}, budget_s=0.01, reference={"a": "1 µs", "b": "1 µs"},
+                figure="unit test figure")
+    assert timing.FIGURES["unit test figure"] is c
+    assert "unit test figure" in str(timing.scoreboard())
+    timing.FIGURES.pop("unit test figure")

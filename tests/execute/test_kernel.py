@@ -1,0 +1,61 @@
+"""Running decks in a real kernel: outputs, timings, allowed errors, error lines, timeouts."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxdeck.read import deck_to_notebook
+from jaxdeck.errors import DeckError
+from jaxdeck.execute.kernel import cell_durations, execute
+
+
+def run(deck, **kwargs):
+    return execute(deck_to_notebook(deck), deck, **kwargs)
+
+
+def test_outputs_timings_and_the_deck_folder(write_deck):
+    deck = write_deck(
+        "# T\n\n```python\nimport os, time\ntime.sleep(0.2)\nos.path.basename(os.getcwd())\n```\n\n"
+        "---\n\n## Two\n\n```python tags=[\"raises-exception\"]\n1 / 0\n```\n"
+    )
+    seen = []
+    nb = run(deck, on_cell=lambda k, n: seen.append((k, n)))
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code[0].outputs[0]["data"]["text/plain"] == "'slides'"  # the kernel runs beside the deck
+    assert code[1].outputs[0]["output_type"] == "error" and code[1].outputs[0]["ename"] == "ZeroDivisionError"
+    assert seen == [(1, 2), (2, 2)]
+    durations = cell_durations(nb)
+    assert [(line, slide) for line, slide, _, _ in durations] == [(3, 1), (13, 2)]
+    assert 0.2 <= durations[0][2] < 5
+
+
+def test_an_error_names_file_line_slide_and_exception(write_deck):
+    deck = write_deck("# T\n\n---\n\n## Two\n\n```python\nx = 1\n```\n\n--\n\n## Three\n\n```python\nundefined_name\n```\n")
+    with pytest.raises(DeckError) as caught:
+        run(deck)
+    text = str(caught.value)
+    assert caught.value.line == 15 and caught.value.slide == 3
+    assert text.startswith(f"{deck}:15 (slide 3): NameError: name 'undefined_name' is not defined")
+
+
+def test_a_cell_past_its_timeout_fails_with_its_line(write_deck):
+    deck = write_deck("# T\n\n```python timeout=2\nimport time\ntime.sleep(60)\n```\n")
+    with pytest.raises(DeckError) as caught:
+        run(deck)
+    assert caught.value.line == 3 and "timed out after 2 s" in str(caught.value)
+
+
+def test_the_input_notebook_is_not_changed(write_deck):
+    deck = write_deck("# T\n\n```python\n40 + 2\n```\n")
+    nb = deck_to_notebook(deck)
+    executed = execute(nb, deck)
+    assert nb.cells[1].outputs == [] and executed.cells[1].outputs[0]["data"]["text/plain"] == "42"
+
+
+def test_highlight_listings_are_shown_not_run(write_deck):
+    deck = write_deck('# T\n\n```python highlight="1|2"\nimport nonexistent_module\nraise SystemExit\n```\n\n```python\n1 + 1\n```\n')
+    nb = run(deck)
+    listing, cell = [c for c in nb.cells if c.cell_type == "code"]
+    assert listing.outputs == [] and "tags" not in listing.metadata
+    assert cell.outputs[0]["data"]["text/plain"] == "2"
+    assert [r[0] for r in cell_durations(nb)] == [8]

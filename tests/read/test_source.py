@@ -1,0 +1,95 @@
+"""Reading decks: encoding, header, fences, images and line numbers, before any kernel starts."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from jaxdeck.errors import DeckError
+from jaxdeck.read.source import DEFAULT_JUPYTEXT_CONFIG, cell_lines, read_notebook
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def error_of(path: Path) -> DeckError:
+    with pytest.raises(DeckError) as caught:
+        read_notebook(path)
+    return caught.value
+
+
+def test_repository_config_matches_the_built_in_defaults():
+    config = tomllib.loads((ROOT / "jupytext.toml").read_text())
+    assert config == DEFAULT_JUPYTEXT_CONFIG
+
+
+def test_empty_file_is_an_error_on_line_1(write_deck):
+    err = error_of(write_deck("  \n\n"))
+    assert err.line == 1 and "empty" in err.message and "title slide" in str(err)
+
+
+def test_non_utf8_file_names_the_line_of_the_bad_byte(write_deck):
+    err = error_of(write_deck("# Title\n\nok\n".encode() + b"caf\xe9\n"))
+    assert err.line == 4 and "UTF-8" in str(err) and "0xe9" in err.message
+
+
+def test_missing_file(tmp_path):
+    err = error_of(tmp_path / "nope.md")
+    assert "no such deck" in str(err)
+
+
+def test_invalid_yaml_header_points_at_the_line(write_deck):
+    err = error_of(write_deck("---\njupyter:\n  jaxdeck:\n    title: [oops\n---\n\n# T\n"))
+    assert err.line in (4, 5) and "YAML" in err.message
+
+
+def test_unknown_deck_option_lists_the_known_ones(write_deck):
+    err = error_of(write_deck("---\njupyter:\n  jaxdeck:\n    titel: Talk\n---\n\n# T\n"))
+    assert err.line == 4 and "titel" in err.message and "title" in str(err.hint)
+
+
+def test_deck_option_of_the_wrong_type(write_deck):
+    err = error_of(write_deck("---\njupyter:\n  jaxdeck:\n    width: wide\n---\n\n# T\n"))
+    assert err.line == 4 and "width" in err.message
+
+
+def test_unclosed_fence_points_at_its_opening_line(write_deck):
+    err = error_of(write_deck("# T\n\ntext\n\n```python\nx = 1\n\n## never closed\n"))
+    assert err.line == 5 and "never closed" in err.message and "```" in str(err.hint)
+
+
+def test_invalid_fence_metadata(write_deck):
+    err = error_of(write_deck('# T\n\n```python tags=["slow"\nx = 1\n```\n'))
+    assert err.line == 3 and "metadata" in err.message
+
+
+def test_missing_image(write_deck):
+    err = error_of(write_deck("# T\n\n---\n\n## Pic\n\n![a chart](images/chart.png)\n"))
+    assert err.line == 7 and "images/chart.png" in err.message and "not found" in err.message
+
+
+def test_remote_image_is_refused_because_decks_present_offline(write_deck):
+    err = error_of(write_deck("# T\n\n![logo](https://example.org/logo.png)\n"))
+    assert err.line == 3 and "network" in err.message
+
+
+def test_existing_image_is_fine(write_deck):
+    deck = write_deck("# T\n\n![dot](images/dot.svg)\n")
+    (deck.parent / "images").mkdir()
+    (deck.parent / "images" / "dot.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    nb, _ = read_notebook(deck)
+    assert nb.cells[0].source.endswith("(images/dot.svg)")
+
+
+def test_cell_lines_point_at_each_cell(write_deck):
+    text = "---\njupyter:\n  jaxdeck:\n    title: T\n---\n\n# T\n\n```python\n1\n```\n\nafter\n\n```python\n2\n```\n"
+    nb, lines = read_notebook(write_deck(text))
+    assert [c.cell_type for c in nb.cells] == ["markdown", "code", "markdown", "code"]
+    assert lines == [7, 9, 13, 15]
+    assert cell_lines(text, nb) == lines
+
+
+def test_write_back_filter_keeps_only_the_metadata_the_deck_wrote(write_deck):
+    nb, _ = read_notebook(write_deck('# T\n\n```python tags=["slow"] timeout=5\n1\n```\n'))
+    assert nb.metadata["jupytext"]["cell_metadata_filter"] == "tags,timeout,-all"

@@ -1,0 +1,138 @@
+"""Slide structure from markers, near-miss errors, and the lossless round trip."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+import jupytext
+
+from jaxdeck.read import deck_to_notebook
+from jaxdeck.errors import DeckError
+from jaxdeck.read.source import jupytext_config
+from jaxdeck.read.structure import notes_by_slide, slide_count
+
+
+def types(nb):
+    return [(c.cell_type, c.metadata["jaxdeck"]["slide_type"]) for c in nb.cells]
+
+
+def write_back(nb, deck) -> str:
+    """What plain jupytext writes for the notebook (after a trip through .ipynb JSON)."""
+    again = nbformat.reads(nbformat.writes(nb), as_version=4)
+    return jupytext.writes(again, fmt="md", config=jupytext_config(deck))
+
+
+def test_markers_become_slide_types(write_deck):
+    deck = write_deck(
+        "# Title\n\nintro\n\nNote: hello\n\n---\n\n## Two\n\n. . .\n\nlater\n\n"
+        "```python\n1\n```\n\nNote: about two\n\n--\n\n## Down\n\n|||\n\nleft\n\n|||\n\nright\n"
+    )
+    nb = deck_to_notebook(deck)
+    assert types(nb) == [
+        ("markdown", "slide"), ("markdown", "notes"), ("markdown", "slide"), ("markdown", "fragment"),
+        ("code", "-"), ("markdown", "notes"), ("markdown", "subslide"), ("markdown", "-"), ("markdown", "-"),
+    ]
+    assert [c.metadata["jaxdeck"]["slide"] for c in nb.cells] == [1, 1, 2, 2, 2, 2, 3, 3, 3]
+    assert [c.metadata["jaxdeck"]["line"] for c in nb.cells] == [1, 5, 7, 11, 15, 19, 21, 25, 29]
+    assert [c.metadata["jaxdeck"].get("column_start", False) for c in nb.cells][-2:] == [True, True]
+    assert slide_count(nb) == 3
+    assert notes_by_slide(nb) == {1: ["hello"], 2: ["about two"]}
+    assert all(c.metadata["slideshow"]["slide_type"] == c.metadata["jaxdeck"]["slide_type"] for c in nb.cells)
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("----", "'---'"), ("***", "'---'"), ("___", "'---'"), ("- - -", "'---'"), ("\u2014", "'---'"),
+    ("...", "'. . .'"), (". .", "'. . .'"), ("||", "'|||'"), ("||||", "'|||'"),
+    ("Notes: say this", "'Note:'"), ("note: say this", "'Note:'"),
+])
+def test_unknown_spellings_are_errors_naming_the_line(write_deck, line, hint):
+    deck = write_deck(f"# Title\n\ntext\n\n{line}\n\nmore\n")
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(deck)
+    assert caught.value.line == 5 and hint in str(caught.value)
+
+
+@pytest.mark.parametrize("marker", ["---", "--"])
+def test_break_directly_under_text_would_make_a_heading(write_deck, marker):
+    deck = write_deck(f"# Title\n\nsome text\n{marker}\n\n## Next\n")
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(deck)
+    assert caught.value.line == 4 and "blank line" in str(caught.value)
+
+
+def test_without_markers_headings_start_slides(write_deck):
+    deck = write_deck("# Title\n\nintro\n\n## One\n\ntext\n\n### Detail\n\nmore\n\n```python\n1\n```\n\n## Two\n")
+    nb = deck_to_notebook(deck)
+    assert [t for _, t in types(nb)] == ["slide", "slide", "subslide", "-", "slide"]
+    assert write_back(nb, deck) == deck.read_text()
+
+
+def test_markers_inside_code_are_code(write_deck):
+    deck = write_deck('# T\n\n```python\nprint("---")\n# --\n```\n\n````markdown\n---\n--\n````\n')
+    nb = deck_to_notebook(deck)
+    assert slide_count(nb) == 1
+
+
+def test_explicit_slideshow_metadata_wins_and_round_trips(write_deck):
+    text = ("# Title\n\n---\n\n## Two\n\n"
+            '<!-- #region slideshow={"slide_type": "skip"} -->\nhidden\n\n---\n\nnot cut\n<!-- #endregion -->\n\n'
+            '```python slideshow={"slide_type": "fragment"}\n1\n```\n')
+    deck = write_deck(text)
+    nb = deck_to_notebook(deck)
+    kinds = [c.metadata["jaxdeck"]["slide_type"] for c in nb.cells]
+    assert kinds == ["slide", "slide", "skip", "fragment"]
+    assert "slideshow" not in nb.cells[0].metadata  # derived values stay out of the write-back
+    assert write_back(nb, deck) == text
+
+
+CORPUS = {
+    "nested fences": "# T\n\n````markdown\n```python\n---\n```\n````\n\n---\n\n## B\n\n~~~text\n--\n~~~\n",
+    "rule inside code": "# T\n\n```python\nx = '''\n---\n'''\n```\n\n--\n\n## Sub\n",
+    "html comments": "# T\n\n<!-- a comment\n---\nstill a comment -->\n\n---\n\n## Next <!-- inline -->\n",
+    "math": "# T\n\n$$\na - b\n$$\n\n---\n\n## $\\sqrt{2}$\n\nInline $x_1 - x_2$.\n",
+    "unicode": "# Ünïcødé ✓\n\nλ → ∂ ≈ 😀\n\n---\n\n## 日本語\n\nNote: 注意\n",
+    "tables": "# T\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n---\n\n| x |\n|---|\n| y |\n",
+    "empty slides": "# T\n\n---\n\n---\n\n--\n\n---\n\n## Last\n",
+    "many blank lines": "# T\n\n\n\n---\n\n\n## B\n\n\n```python\n1\n```\n\n\n\nNote: n\n",
+    "code right after break": "# T\n\n---\n\n```python\n1\n```\n\n. . .\n\n```python\n2\n```\n",
+    "trailing break": "# T\n\ntext\n\n---\n",
+    "header": "---\njupyter:\n  jaxdeck:\n    author: A\n    title: T\n---\n\n# T\n\n---\n\n## Two\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_round_trip_is_byte_identical(write_deck, name):
+    deck = write_deck(CORPUS[name])
+    nb = deck_to_notebook(deck)
+    assert write_back(nb, deck) == CORPUS[name]
+
+
+def test_slide_count_of_the_corpus():
+    assert CORPUS["empty slides"].count("\n---\n") + CORPUS["empty slides"].count("\n--\n") + 1 == 5
+
+
+PIECES = st.sampled_from([
+    "## A heading", "Some *prose* with `code`.", "- a\n- b", "1. one\n2. two", "| a |\n| --- |\n| 1 |",
+    "$$\nx^2\n$$", "<!-- comment -->", "> quote", "Unicode: λ ≈ π", "Note: speaker notes here",
+    "```python\nx = 1\n```", "```python\nprint('---')\n```", '```python tags=["slow"]\n2\n```',
+    "````markdown\n```python\n--\n```\n````", ". . .", "|||", "![dot](images/dot.svg)",
+])
+SEPARATORS = st.sampled_from(["\n\n", "\n\n\n", "\n\n---\n\n", "\n\n--\n\n", "\n\n\n---\n\n\n"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.lists(st.tuples(PIECES, SEPARATORS), min_size=1, max_size=12))
+def test_generated_decks_round_trip(tmp_path_factory, body):
+    folder = tmp_path_factory.mktemp("gen")
+    (folder / "images").mkdir()
+    (folder / "images" / "dot.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    text = "# Generated\n\n" + "".join(piece + sep for piece, sep in body).rstrip("\n") + "\n"
+    deck = folder / "gen.md"
+    deck.write_text(text, encoding="utf-8")
+    nb = deck_to_notebook(deck)
+    assert write_back(nb, deck) == text
+    breaks = sum(sep.count("---") + (sep.strip() == "--") for _, sep in body)
+    headings = sum(piece == "## A heading" for piece, _ in body)
+    assert slide_count(nb) == 1 + (breaks if breaks else headings)
