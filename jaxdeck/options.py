@@ -1,0 +1,67 @@
+"""The deck options of a YAML header (``jupyter: jaxdeck:``), with their defaults in one place.
+
+Every stage that needs a deck's size, title, theme or budgets reads them through
+:class:`DeckOptions` instead of re-reading ``nb.metadata["jaxdeck"]`` with defaults of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+#: option -> the types a header may give it (checked when the deck is read)
+TYPES: dict[str, type | tuple[type, ...]] = {
+    "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
+    "theme": str, "transition": str, "width": int, "height": int,
+    "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
+}
+
+
+@dataclass(frozen=True)
+class DeckOptions:
+    """A deck's options; a field the header leaves out holds its default."""
+
+    title: str | None = None
+    subtitle: str | None = None
+    author: str | None = None
+    date: str | None = None
+    venue: str | None = None
+    theme: str | None = None
+    transition: str = "none"
+    width: int = 1280
+    height: int = 720
+    slide_number: bool | str = "c/t"
+    timeout: float | None = None
+    budget_s: float = 2.0
+
+    @classmethod
+    def of(cls, metadata: Mapping[str, Any] | None) -> DeckOptions:
+        """The options of a notebook's ``metadata.jaxdeck`` (or of a notebook: its metadata is looked up)."""
+        if metadata is not None and "metadata" in metadata and "cells" in metadata:
+            metadata = metadata["metadata"].get("jaxdeck")
+        given = {k: v for k, v in dict(metadata or {}).items() if k in TYPES and v is not None}
+        return cls(**given)
+
+    def title_for(self, deck: str | Path | None) -> str:
+        """The deck's title: the header's, else the file's name."""
+        return self.title or (Path(deck).stem if deck else "Slides")
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The slide's width and height in CSS pixels."""
+        return int(self.width), int(self.height)
+
+    def byline(self) -> list[str]:
+        """Subtitle, author, venue and date, those the header gives, in that order."""
+        return [str(v) for v in (self.subtitle, self.author, self.venue, self.date) if v]
+
+    def reveal_config(self) -> dict:
+        """``Reveal.initialize`` options: 16:9 by default, slide numbers, no centring."""
+        return {
+            "width": self.size[0], "height": self.size[1], "margin": 0.04, "hash": True,
+            "controls": True, "progress": True, "center": False, "transition": self.transition,
+            "slideNumber": self.slide_number, "pdfSeparateFragments": False,
+        }
+
+

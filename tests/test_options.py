@@ -1,0 +1,27 @@
+from dataclasses import fields
+
+import nbformat
+
+from jaxdeck.options import TYPES, DeckOptions
+
+
+def test_every_option_a_header_may_give_is_a_field():
+    assert {f.name for f in fields(DeckOptions)} == set(TYPES)
+
+
+def test_defaults_fill_what_the_header_leaves_out():
+    options = DeckOptions.of({"title": "Talk", "width": 1920})
+    assert options.size == (1920, 720)
+    assert options.title_for("slides/x.md") == "Talk"
+    assert DeckOptions.of(None).title_for("slides/01-intro.md") == "01-intro"
+
+
+def test_a_notebook_gives_its_header_options():
+    nb = nbformat.v4.new_notebook(metadata={"jaxdeck": {"author": "A", "venue": "V", "budget_s": 5}})
+    options = DeckOptions.of(nb)
+    assert options.byline() == ["A", "V"] and options.budget_s == 5
+
+
+def test_reveal_config_follows_the_options():
+    config = DeckOptions.of({"height": 1080, "slide_number": False}).reveal_config()
+    assert (config["width"], config["height"], config["slideNumber"], config["center"]) == (1280, 1080, False, False)
