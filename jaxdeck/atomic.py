@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -34,3 +35,29 @@ def write_bytes(path: str | Path, data: bytes) -> Path:
 
 def write_text(path: str | Path, text: str) -> Path:
     return write_bytes(path, text.encode("utf-8"))
+
+
+def copy_file(source: str | Path, target: str | Path) -> Path:
+    """Copy ``source`` to ``target`` atomically (through a uniquely named temporary file beside it).
+
+    Concurrent copies to the same target each write their own temporary file; the last
+    rename wins and every reader sees a whole file. The copy keeps the source's times.
+    """
+    source, target = Path(source), Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle, open(source, "rb") as original:
+            shutil.copyfileobj(original, handle, 1 << 20)
+            handle.flush()
+            os.fsync(handle.fileno())
+        shutil.copystat(source, tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return target

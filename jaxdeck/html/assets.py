@@ -2,18 +2,24 @@
 
 They come from the npm packages pinned in package-lock.json (installed into
 node_modules/ by `make`) and from themes/; nothing is fetched at presentation time.
+In the repository (an editable install) both are read where they are; an installed
+wheel carries copies inside the package, ``jaxdeck/themes`` and ``jaxdeck/npm/PACKAGE``,
+put there when the wheel is built (setup.py), so it builds decks offline in any folder.
 """
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
+from jaxdeck.atomic import copy_file
 from jaxdeck.errors import DeckError
 
-ROOT = Path(__file__).resolve().parents[2]
-THEMES = ROOT / "themes"
-NODE_MODULES = ROOT / "node_modules"
+PACKAGE = Path(__file__).resolve().parents[1]
+#: the repository (for an editable install; in a wheel install, the folder that holds the package)
+ROOT = PACKAGE.parent
+#: the theme and the npm packages: the wheel's copies when they are there, else the repository's
+THEMES = PACKAGE / "themes" if (PACKAGE / "themes").is_dir() else ROOT / "themes"
+NODE_MODULES = PACKAGE / "npm" if (PACKAGE / "npm").is_dir() else ROOT / "node_modules"
 
 #: (package, files or folders inside it) that a deck loads
 NPM_FILES = {
@@ -57,10 +63,7 @@ def _copy(source: Path, target: Path) -> None:
         return
     if target.is_file() and target.stat().st_size == source.stat().st_size and target.stat().st_mtime >= source.stat().st_mtime:
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.tmp")
-    shutil.copy2(source, temporary)
-    temporary.replace(target)
+    copy_file(source, target)
 
 
 def install_assets(html_dir: Path) -> Path:
