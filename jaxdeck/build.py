@@ -28,10 +28,29 @@ from jaxdeck.progress import Progress
 
 
 @dataclass(frozen=True)
+class StageSeconds:
+    """Wall-clock seconds of each stage of one deck's build (``pdf`` is None when nothing was printed)."""
+
+    convert: float = 0.0
+    execute: float = 0.0
+    export_html: float = 0.0
+    pdf: float | None = None
+
+
+@dataclass(frozen=True)
 class Built(Outputs):
-    """A deck's outputs and what this build did for them (``done``: the report's words)."""
+    """A deck's outputs and what this build did for them.
+
+    ``done`` is the report's words; ``seconds`` the stages' times; ``cache`` and
+    ``cells_executed`` come from the execution (None when the notebook was kept);
+    ``printed`` is the PDF stage's record (None when nothing was printed).
+    """
 
     done: str = "up to date"
+    seconds: StageSeconds | None = None
+    cache: str | None = None
+    cells_executed: int | None = None
+    printed: object | None = None
 
 
 def summary(executed: int | None, html: bool, pdfs) -> str:
@@ -45,14 +64,11 @@ def summary(executed: int | None, html: bool, pdfs) -> str:
 
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
-               stats: dict | None = None, printer=None, plan: stamps.Plan | None = None,
-               sources: stamps.Sources | None = None) -> Outputs:
+               printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None) -> Built:
     """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
 
     Earlier artefacts stay until each is replaced, and each gets its record of inputs.
     With a ``printer`` (:class:`jaxdeck.pdf.printer.BackgroundPrinter`) the PDFs are printed.
-    ``stats``, when given, receives the seconds of each stage (convert, execute, export_html, pdf),
-    the cells executed and ``done``, the words of the deck's report line.
     """
     import nbformat
 
@@ -92,22 +108,20 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         notebook = stamps.load(outputs.notebook)
         stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, local_images(executed)))
     t_html = time.perf_counter()
-    printed = bool(plan.pdfs) and printer is not None
-    if printed:
+    printed = None
+    if plan.pdfs and printer is not None:
         if shown:
             shown.stage(name, "pdf")
-        printer.print_pdfs(executed, outputs.html, outputs, parts=plan.pdfs)
+        printed = printer.print_pdfs(executed, outputs.html, outputs, parts=plan.pdfs)
         html = stamps.load(outputs.html)
         for kind in plan.pdfs:
             if html is not None:
                 stamps.save(getattr(outputs, kind), sources.pdf_inputs(kind, html, deck))
     t_pdf = time.perf_counter()
-    if stats is not None:
-        stats.update({"convert": t_convert - clock, "execute": t_execute - t_convert, "export_html": t_html - t_execute,
-                      "pdf": t_pdf - t_html if printed else None,
-                      "cache": info.get("cache"), "cells_executed": info.get("cells_executed"),
-                      "done": summary(info.get("cells_executed"), plan.html, plan.pdfs if printed else ())})
-    return outputs
+    seconds = StageSeconds(t_convert - clock, t_execute - t_convert, t_html - t_execute,
+                           t_pdf - t_html if printer is not None and plan.pdfs else None)
+    return Built(deck, root, summary(info.get("cells_executed"), plan.html, plan.pdfs if printed is not None else ()),
+                 seconds=seconds, cache=info.get("cache"), cells_executed=info.get("cells_executed"), printed=printed)
 
 
 def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
@@ -127,8 +141,10 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     todo = [p for p in plans if not p.fresh]
     if any(p.notebook for p in todo):
         # imported here, before the printer's and the exporter's threads start importing their own
-        from jaxdeck.execute import cache, kernel  # noqa: F401
-        from jaxdeck.read import source, structure  # noqa: F401
+        import jaxdeck.execute.cache  # noqa: F401
+        import jaxdeck.execute.kernel  # noqa: F401
+        import jaxdeck.read.source  # noqa: F401
+        import jaxdeck.read.structure  # noqa: F401
     printer = None
     if any(p.pdfs for p in todo):
         from jaxdeck.pdf.printer import BackgroundPrinter
@@ -145,10 +161,8 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
                 if p.fresh:
                     done = Built(p.deck, root)
                 else:
-                    stats: dict = {}
-                    build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
-                               plan=p, sources=sources, stats=stats)
-                    done = Built(p.deck, root, stats["done"])
+                    done = build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
+                                      plan=p, sources=sources)
                     shown.advance()
                 results.append(done)
                 if report is not None:

@@ -59,12 +59,11 @@ def test_prose_edit_executes_zero_cells(deck, tmp_path):
     # prose, speaker notes and a new slide break: no code changes
     edit(deck, "Some prose to edit.", "Some prose, edited.\n\n---\n\n## A slide added by a prose edit")
     edit(deck, "Note: speaker notes to edit too.", "Note: speaker notes, rewritten.")
-    stats = {}
-    outputs = build_deck(deck, root, stats=stats)
+    outputs = build_deck(deck, root)
     second = built(outputs)
     assert executions(deck) == ["one", "two", "three"], "a prose edit must execute no cell"
     assert second.metadata.jaxdeck_build.cells_executed == 0
-    assert stats["cells_executed"] == 0 and stats["cache"] == "hit"
+    assert (outputs.cells_executed, outputs.cache, outputs.done) == (0, "hit", "HTML")
     assert code_outputs(second) == code_outputs(first)
     assert second.metadata.jaxdeck_build.slides == first.metadata.jaxdeck_build.slides + 1
     assert second.metadata.jaxdeck_build.provenance == first.metadata.jaxdeck_build.provenance
