@@ -1,0 +1,570 @@
+"""MyST Markdown (Jupyter Book conventions) for every output: static HTML, PDFs and the live talk.
+
+A deck may come from a MyST tutorial notebook. Its Markdown cells then use roles
+(``{func}`jax.jit```), targets (``(label)=``), comments (``% ...``), block breaks (``+++``),
+directives as backtick or colon fences (``{note}``, ``{warning}``, ``{math}``,
+``{code-block}``...) and dollar math; its cells carry Jupyter Book tags
+(``remove-cell``, ``hide-input``, ``raises-exception``...). This module is the one place
+that knows those conventions:
+
+- :func:`render` turns a cell's Markdown into HTML for the static deck and the handout;
+- :func:`live_markdown` rewrites it into what JupyterLab's own Markdown renderer shows
+  (CommonMark, raw HTML and ``$`` math) for the live slideshow;
+- :func:`has_myst` tells whether a cell needs either of them at all;
+- :func:`cell_view` reads the tags into a :class:`CellView`.
+
+Parsing is markdown-it-py's CommonMark with the MyST plugins of mdit-py-plugins; nothing
+here scans raw text with regular expressions beyond formatting one token's own text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.token import Token
+from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.myst_blocks import myst_block_plugin
+from mdit_py_plugins.myst_role import myst_role_plugin
+
+__all__ = ["CellView", "cell_view", "collapsed_html", "has_myst", "live_markdown", "render"]
+
+# --------------------------------------------------------------------------- roles
+
+#: roles that name a Python object: shown as the object's name in code
+_PY_ROLES = frozenset({"func", "class", "meth", "mod", "obj", "attr", "data", "exc", "const",
+                       "function", "method", "module", "attribute", "exception", "any"})
+#: roles that point at a place in the book: shown as their text, emphasised
+_XREF_ROLES = frozenset({"ref", "doc", "numref", "eq", "term", "download", "cite", "cite:p",
+                         "cite:t", "prf:ref"})
+#: roles that are literal text: shown in code
+_LITERAL_ROLES = frozenset({"code", "literal", "samp", "file", "command", "program", "envvar",
+                            "option", "regexp", "mimetype", "makevar", "keyword", "guilabel",
+                            "menuselection", "dfn"})
+#: roles that are one HTML element around their text
+_TAG_ROLES = {"sub": "sub", "subscript": "sub", "sup": "sup", "superscript": "sup", "kbd": "kbd"}
+_MATH_ROLES = frozenset({"math", "m"})
+
+
+@dataclass(frozen=True)
+class _Role:
+    """What a role shows: ``kind`` is code, em, math, abbr or an HTML tag name."""
+
+    kind: str
+    text: str
+    title: str = ""
+
+
+def _title_and_target(content: str) -> tuple[str, str]:
+    """``Title <target>`` -> (Title, target); a bare ``target`` -> ("", target)."""
+    content = content.strip()
+    if content.endswith(">") and "<" in content:
+        title, _, target = content[:-1].rpartition("<")
+        if title.strip():
+            return title.strip(), target.strip()
+    return "", content
+
+
+def _resolve_role(name: str, content: str) -> _Role:
+    name = name.lower()
+    domain, _, bare = name.rpartition(":")
+    if name in _MATH_ROLES:
+        return _Role("math", content.strip())
+    if name in _TAG_ROLES:
+        return _Role(_TAG_ROLES[name], content)
+    if name == "abbr":
+        # {abbr}`CPU (Central Processing Unit)`
+        text = content.strip()
+        if text.endswith(")") and "(" in text:
+            short, _, long = text[:-1].partition("(")
+            return _Role("abbr", short.strip(), long.strip())
+        return _Role("abbr", text)
+    if name in _PY_ROLES or domain in ("py", "c", "cpp", "js") or domain.startswith("external"):
+        title, target = _title_and_target(content)
+        if title:
+            return _Role("code", title)
+        target = target.lstrip("!")
+        if target.startswith("~"):
+            target = target[1:].rpartition(".")[2]
+        return _Role("code", target)
+    if name in _XREF_ROLES or bare in _XREF_ROLES:
+        title, target = _title_and_target(content)
+        if title:
+            # {numref}`Figure %s <fig-x>`: no numbers in a deck, so the label stands in
+            title = title.replace("%s", target).replace("{number}", target).replace("{name}", target)
+            return _Role("em", title)
+        return _Role("em", target.lstrip("~!"))
+    # literal roles and every role this module does not know: the text in code
+    return _Role("code", content)
+
+
+def _role_html(role: _Role, name: str) -> str:
+    text = escapeHtml(role.text)
+    css = escapeHtml(name)
+    if role.kind == "math":
+        return f'<span class="math inline">\\({text}\\)</span>'
+    if role.kind == "em":
+        return f'<em class="myst-role {css}">{text}</em>'
+    if role.kind == "abbr":
+        title = f' title="{escapeHtml(role.title)}"' if role.title else ""
+        return f'<abbr class="myst-role"{title}>{text}</abbr>'
+    if role.kind in ("sub", "sup", "kbd"):
+        return f'<{role.kind} class="myst-role">{text}</{role.kind}>'
+    return f'<code class="myst-role {css}">{text}</code>'
+
+
+def _md_code(text: str) -> str:
+    """``text`` as a CommonMark code span, whatever backticks it holds."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#!|~$"})
+
+
+def _role_markdown(role: _Role) -> str:
+    if role.kind == "math":
+        return f"${role.text}$"
+    if role.kind == "em":
+        return f"*{role.text.translate(_MD_SPECIAL)}*"
+    if role.kind == "abbr":
+        title = f' title="{html.escape(role.title)}"' if role.title else ""
+        return f"<abbr{title}>{html.escape(role.text, quote=False)}</abbr>"
+    if role.kind in ("sub", "sup", "kbd"):
+        return f"<{role.kind}>{html.escape(role.text, quote=False)}</{role.kind}>"
+    return _md_code(role.text)
+
+
+# ---------------------------------------------------------------------- directives
+
+#: admonition directives and the title each shows
+ADMONITIONS = {
+    "note": "Note", "tip": "Tip", "important": "Important", "warning": "Warning",
+    "caution": "Caution", "danger": "Danger", "attention": "Attention", "hint": "Hint",
+    "error": "Error", "seealso": "See also", "admonition": "",
+}
+_CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-cell"})
+_MATH_DIRECTIVES = frozenset({"math"})
+#: directives that are book navigation or build machinery: nothing to show on a slide
+_HIDDEN_DIRECTIVES = frozenset({"toctree", "contents", "tableofcontents", "glossary-index",
+                                "bibliography", "only", "meta", "index"})
+
+
+@dataclass(frozen=True)
+class _Directive:
+    name: str
+    argument: str
+    options: dict[str, str]
+    body: str
+
+
+def _directive_name(info: str) -> tuple[str, str] | None:
+    """``{name} argument`` -> (name, argument); None when ``info`` is no directive."""
+    info = info.strip()
+    if not info.startswith("{") or "}" not in info:
+        return None
+    name, _, argument = info[1:].partition("}")
+    name = name.strip()
+    if not name or any(ch.isspace() for ch in name):
+        return None
+    return name.lower(), argument.strip()
+
+
+def _directive(token: Token) -> _Directive | None:
+    """The directive a fence token writes, with its options split from its body."""
+    head = _directive_name(token.info)
+    if head is None:
+        return None
+    name, argument = head
+    lines = token.content.splitlines()
+    options: dict[str, str] = {}
+    if lines and lines[0].strip() == "---":
+        # a YAML block of options: `key: value` lines between two `---` lines
+        end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+        if end is not None:
+            for line in lines[1:end]:
+                key, sep, value = line.partition(":")
+                if sep and key.strip():
+                    options[key.strip()] = value.strip().strip("'\"")
+            lines = lines[end + 1:]
+    else:
+        while lines and lines[0].startswith(":") and lines[0].count(":") >= 2:
+            key, _, value = lines[0][1:].partition(":")
+            if not key.strip() or " " in key.strip():
+                break
+            options[key.strip()] = value.strip()
+            lines = lines[1:]
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    return _Directive(name, argument, options, "\n".join(lines))
+
+
+def _admonition_parts(d: _Directive) -> tuple[list[str], str, str]:
+    """(css classes, title, body Markdown) of an admonition directive."""
+    classes = ["admonition"]
+    if d.name == "admonition":
+        title, body = d.argument, d.body
+    else:
+        classes.append(d.name)
+        title = ADMONITIONS[d.name]
+        # a note's argument is the first line of its body
+        body = d.argument + ("\n" + d.body if d.body else "") if d.argument else d.body
+    extra = [c for c in d.options.get("class", "").split() if c and c not in classes]
+    if d.name == "admonition" and not extra:
+        extra = ["note"]
+    return classes + extra, title, body
+
+
+def _css(classes: Sequence[str]) -> str:
+    return escapeHtml(" ".join(classes))
+
+
+# ----------------------------------------------------------------------- the parser
+
+def _make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    myst_role_plugin(md)
+    myst_block_plugin(md)
+    colon_fence_plugin(md)
+    # `$5 and $10` is money, not math: a `$` next to a digit opens or closes nothing
+    dollarmath_plugin(md, allow_digits=False, allow_space=True,
+                      renderer=_math_delimited, label_renderer=lambda label: "")
+
+    # a colon fence is MyST only when it names a directive (`:::{note}`); any other
+    # `:::` line stays the paragraph text CommonMark makes of it
+    colon_rule = next(r for r in md.block.ruler.__rules__ if r.name == "colon_fence")
+    colon_parse = colon_rule.fn
+
+    def directive_colon_fence(state, start_line, end_line, silent):
+        pos = state.bMarks[start_line] + state.tShift[start_line]
+        line = state.src[pos:state.eMarks[start_line]]
+        if _directive_name(line.lstrip(":")) is None:
+            return False
+        return colon_parse(state, start_line, end_line, silent)
+
+    md.block.ruler.at("colon_fence", directive_colon_fence, {"alt": colon_rule.alt})
+
+    plain_fence = md.renderer.rules["fence"]
+
+    def fence(self, tokens, idx, options, env):
+        d = _directive(tokens[idx])
+        if d is None:
+            return plain_fence(tokens, idx, options, env)
+        return _directive_html(d, options, env, plain_fence)
+
+    def colon_fence(self, tokens, idx, options, env):
+        return fence(self, tokens, idx, options, env)
+
+    def role(self, tokens, idx, options, env):
+        name = tokens[idx].meta.get("name", "")
+        return _role_html(_resolve_role(name, tokens[idx].content), name)
+
+    def hidden(self, tokens, idx, options, env):
+        return ""
+
+    md.add_render_rule("fence", fence)
+    md.add_render_rule("colon_fence", colon_fence)
+    md.add_render_rule("myst_role", role)
+    md.add_render_rule("myst_target", hidden)
+    md.add_render_rule("myst_line_comment", hidden)
+    md.add_render_rule("myst_block_break", hidden)
+    return md
+
+
+def _math_delimited(content: str, opts: Mapping[str, Any]) -> str:
+    if opts.get("display_mode"):
+        return escapeHtml(f"\\[{content}\\]")
+    return escapeHtml(f"\\({content}\\)")
+
+
+def _directive_html(d: _Directive, options, env, plain_fence) -> str:
+    if d.name in ADMONITIONS:
+        classes, title, body = _admonition_parts(d)
+        inner = _MD.render(body, env)
+        title_html = f'<p class="admonition-title">{_MD.renderInline(title)}</p>\n' if title else ""
+        if "dropdown" in classes:
+            return (f'<details class="{_css(classes)}"><summary class="admonition-title">'
+                    f"{_MD.renderInline(title or 'Details')}</summary>\n{inner}</details>\n")
+        return f'<div class="{_css(classes)}">\n{title_html}{inner}</div>\n'
+    if d.name in _MATH_DIRECTIVES:
+        parts = [p.strip() for p in re.split(r"\n\s*\n", d.argument + "\n" + d.body) if p.strip()]
+        return "".join(f'<div class="math block">\n{_math_delimited(p, {"display_mode": True})}\n</div>\n'
+                       for p in parts)
+    if d.name in _CODE_DIRECTIVES:
+        token = Token("fence", "code", 0, info=d.argument.split()[0] if d.argument else "",
+                      content=d.body + "\n" if d.body else "", markup="```", block=True)
+        return plain_fence([token], 0, options, env)
+    if d.name in _HIDDEN_DIRECTIVES:
+        return ""
+    if d.name == "raw":
+        return d.body + "\n" if d.argument.strip().lower() == "html" else ""
+    if d.name == "dropdown":
+        return (f'<details class="{_css(["directive", "dropdown", *d.options.get("class", "").split()])}">'
+                f"<summary>{_MD.renderInline(d.argument or 'Details')}</summary>\n"
+                f"{_MD.render(d.body, env)}</details>\n")
+    # any other directive: its argument as a title line, its body as Markdown
+    title = f'<p class="directive-title">{_MD.renderInline(d.argument)}</p>\n' if d.argument else ""
+    return (f'<div class="{_css(["directive", d.name, *d.options.get("class", "").split()])}">\n'
+            f"{title}{_MD.render(d.body, env)}</div>\n")
+
+
+_MD = _make_parser()
+
+#: token types that only MyST writes (dollar math is left out: plain decks use it too)
+_MYST_TOKENS = frozenset({"myst_role", "myst_target", "myst_line_comment", "myst_block_break",
+                          "colon_fence"})
+
+
+def _walk(tokens: Sequence[Token]) -> Iterator[Token]:
+    for token in tokens:
+        yield token
+        if token.children:
+            yield from _walk(token.children)
+
+
+# ------------------------------------------------------------------------------ API
+
+def render(markdown: str) -> str:
+    """A Markdown cell (CommonMark + MyST) as HTML for the static deck and the handout.
+
+    Roles show as code (Python objects, unknown roles) or emphasised text (references);
+    targets, ``%`` comments and ``+++`` breaks show nothing; admonitions become
+    ``<div class="admonition NAME">`` boxes with a title; ``{math}`` and dollar math become
+    ``\\(...\\)`` / ``\\[...\\]`` for KaTeX. Plain CommonMark renders as markdown-it's
+    CommonMark does (with GFM tables and strikethrough); raw HTML passes through.
+    """
+    return _MD.render(markdown)
+
+
+def has_myst(markdown: str) -> bool:
+    """Whether ``markdown`` uses a MyST construct: a role, target, ``%`` comment, ``+++``
+    break or directive (backtick or colon fence). Dollar math alone does not count, since
+    plain decks write it too and KaTeX renders it either way."""
+    for token in _walk(_MD.parse(markdown)):
+        if token.type in _MYST_TOKENS:
+            return True
+        if token.type == "fence" and _directive_name(token.info) is not None:
+            return True
+    return False
+
+
+# -------------------------------------------------------------------- live Markdown
+
+def _prefixes(first_line: str, marker_at: int) -> tuple[str, str]:
+    """The container prefix of a block's first line and of its following lines:
+    ``> - ```{note}`` gives ``"> - "`` and ``">   "``."""
+    first = first_line[:marker_at]
+    rest = "".join(ch if ch == ">" else " " for ch in first)
+    return first, rest
+
+
+def _marker_column(line: str, marker: str) -> int:
+    at = line.find(marker)
+    return at if at >= 0 else len(line) - len(line.lstrip())
+
+
+def _directive_markdown(d: _Directive) -> list[str] | None:
+    """The lines JupyterLab renders for a directive (None: leave the source as it is)."""
+    if d.name in ADMONITIONS:
+        classes, title, body = _admonition_parts(d)
+        head = [f'<div class="{_css(classes)}">']
+        if title:
+            head.append(f'<p class="admonition-title">{_MD.renderInline(title)}</p>')
+        return head + ["", *live_markdown(body).splitlines(), "", "</div>"]
+    if d.name in _MATH_DIRECTIVES:
+        parts = [p.strip() for p in re.split(r"\n\s*\n", d.argument + "\n" + d.body) if p.strip()]
+        lines: list[str] = []
+        for part in parts:
+            lines += ([""] if lines else []) + ["$$", *part.splitlines(), "$$"]
+        return lines
+    if d.name in _CODE_DIRECTIVES:
+        longest = max((len(run) for run in re.findall("`{3,}", d.body)), default=2)
+        fence = "`" * (longest + 1)
+        lang = d.argument.split()[0] if d.argument else ""
+        return [fence + lang, *d.body.splitlines(), fence]
+    if d.name in _HIDDEN_DIRECTIVES:
+        return []
+    if d.name == "raw":
+        return d.body.splitlines() if d.argument.strip().lower() == "html" else []
+    classes = ["directive", d.name, *d.options.get("class", "").split()]
+    head = [f'<div class="{_css(classes)}">']
+    if d.argument:
+        head.append(f'<p class="directive-title">{_MD.renderInline(d.argument)}</p>')
+    return head + ["", *live_markdown(d.body).splitlines(), "", "</div>"]
+
+
+def _removed(lines: Sequence[str], start: int, end: int, prefix: str) -> list[str]:
+    """What stands for lines that show nothing: a blank line (keeping a container's
+    ``>``) where it still separates two blocks, otherwise nothing at all."""
+    before = lines[start - 1].strip(" >\n") if start > 0 else ""
+    after = lines[end].strip(" >\n") if end < len(lines) else ""
+    return [prefix.rstrip()] if before and after else []
+
+
+def _rewrite_roles(text: str, roles: Sequence[Token]) -> str:
+    """Replace each role's source in ``text`` (one block's lines), in order."""
+    out, cursor = [], 0
+    for token in roles:
+        name = token.meta.get("name", "")
+        head = "{" + name + "}"
+        at = text.find(head, cursor)
+        if at < 0:
+            continue
+        ticks_at = at + len(head)
+        ticks = len(text[ticks_at:]) - len(text[ticks_at:].lstrip("`"))
+        fence = "`" * ticks
+        end = text.find(fence, ticks_at + ticks + 1) if ticks else -1
+        if end < 0:
+            continue
+        out.append(text[cursor:at])
+        out.append(_role_markdown(_resolve_role(name, token.content)))
+        cursor = end + ticks
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def live_markdown(markdown: str) -> str:
+    """The cell as JupyterLab's Markdown renderer (CommonMark, raw HTML, ``$`` math) shows
+    it in the live slideshow: roles become inline code or emphasis, targets, comments and
+    breaks go, admonitions become ``<div class="admonition NAME">`` blocks whose body stays
+    Markdown, and ``{math}`` becomes ``$$`` math. Text with no MyST comes back unchanged."""
+    tokens = _MD.parse(markdown)
+    lines = markdown.splitlines(keepends=True)
+    # (first line, end line) -> replacement lines, for block constructs
+    blocks: dict[tuple[int, int], list[str]] = {}
+    # line range -> role tokens found in it, for inline rewrites
+    inline_roles: dict[tuple[int, int], list[Token]] = {}
+    last_map: list[int] | None = None
+    for token in tokens:
+        if token.map:
+            last_map = token.map
+        if token.type in ("myst_target", "myst_line_comment", "myst_block_break") and token.map:
+            start, end = token.map
+            _, rest = _prefixes(lines[start], _marker_column(lines[start], token.markup or "("))
+            blocks[(start, end)] = _removed(lines, start, end, rest)
+        elif token.type in ("fence", "colon_fence") and token.map:
+            d = _directive(token)
+            if d is None:
+                continue
+            start, end = token.map
+            first, rest = _prefixes(lines[start], _marker_column(lines[start], token.markup))
+            new = _directive_markdown(d)
+            if new is None:
+                continue
+            if not new:
+                blocks[(start, end)] = _removed(lines, start, end, rest)
+                continue
+            blocks[(start, end)] = [first + new[0]] + [(rest + line) if line else rest.rstrip()
+                                                      for line in new[1:]]
+        elif token.type == "math_block_label" and token.map:
+            start, end = token.map
+            first, rest = _prefixes(lines[start], _marker_column(lines[start], "$$"))
+            blocks[(start, end)] = [first + "$$"] + [rest + line for line in
+                                                      token.content.strip().splitlines()] + [rest + "$$"]
+        elif token.type == "inline" and token.children:
+            roles = [child for child in token.children if child.type == "myst_role"]
+            span = token.map or last_map
+            if roles and span:
+                inline_roles.setdefault((span[0], span[1]), []).extend(roles)
+    if not blocks and not inline_roles:
+        return markdown
+
+    out: list[str] = []
+    line = 0
+    starts = {start: (end, new) for (start, end), new in blocks.items()}
+    role_spans = {start: (end, roles) for (start, end), roles in inline_roles.items()}
+    while line < len(lines):
+        if line in starts:
+            end, new = starts[line]
+            if new:
+                ending = "\n" if lines[end - 1].endswith("\n") else ""
+                out.append("\n".join(new) + ending)
+            line = max(end, line + 1)
+        elif line in role_spans:
+            end, roles = role_spans[line]
+            out.append(_rewrite_roles("".join(lines[line:end]), roles))
+            line = max(end, line + 1)
+        else:
+            out.append(lines[line])
+            line += 1
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------- tags
+
+_REMOVE_CELL = {"remove-cell", "remove_cell"}
+_REMOVE_INPUT = {"remove-input", "remove_input"}
+_REMOVE_OUTPUT = {"remove-output", "remove_output"}
+_HIDE_INPUT = {"hide-input", "hide_input"}
+_HIDE_OUTPUT = {"hide-output", "hide_output"}
+_HIDE_CELL = {"hide-cell", "hide_cell"}
+_RAISES = {"raises-exception"}
+
+
+@dataclass(frozen=True)
+class CellView:
+    """How a cell shows, from its Jupyter Book tags.
+
+    ``removed``: shown nowhere (the cell still executes). ``show_input``/``show_output``:
+    false under ``remove-input``/``remove-output``. ``input_collapsed``/``output_collapsed``
+    (``hide-input``/``hide-output``, or JupyterLab's ``jupyter.source_hidden`` /
+    ``outputs_hidden``): in HTML behind a closed ``<details>``, on slides and in PDFs not
+    shown. ``raises``: an error output is expected and shown, not a build failure.
+    """
+
+    removed: bool = False
+    show_input: bool = True
+    show_output: bool = True
+    input_collapsed: bool = False
+    output_collapsed: bool = False
+    raises: bool = False
+
+    @property
+    def input_on_slide(self) -> bool:
+        """Whether the input is drawn on a slide or a PDF page."""
+        return not self.removed and self.show_input and not self.input_collapsed
+
+    @property
+    def output_on_slide(self) -> bool:
+        """Whether the outputs are drawn on a slide or a PDF page."""
+        return not self.removed and self.show_output and not self.output_collapsed
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def cell_view(cell: Any) -> CellView:
+    """The :class:`CellView` of a notebook cell (an nbformat node or a plain dict)."""
+    metadata = _get(cell, "metadata") or {}
+    tags = _get(metadata, "tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    tags = {str(tag).strip().lower() for tag in tags}
+    jupyter = _get(metadata, "jupyter") or {}
+    hide_cell = bool(tags & _HIDE_CELL)
+    return CellView(
+        removed=bool(tags & _REMOVE_CELL),
+        show_input=not tags & _REMOVE_INPUT,
+        show_output=not tags & _REMOVE_OUTPUT,
+        input_collapsed=hide_cell or bool(tags & _HIDE_INPUT) or bool(_get(jupyter, "source_hidden")),
+        output_collapsed=hide_cell or bool(tags & _HIDE_OUTPUT) or bool(_get(jupyter, "outputs_hidden")),
+        raises=bool(tags & _RAISES),
+    )
+
+
+def collapsed_html(inner_html: str, summary: str) -> str:
+    """``inner_html`` behind a closed ``<details>`` (styled by ``myst.css``), for
+    ``hide-input``/``hide-output`` parts in HTML; ``summary`` is plain text."""
+    return (f'<details class="jd-collapsed"><summary>{html.escape(summary)}</summary>'
+            f"{inner_html}</details>")
