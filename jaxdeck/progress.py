@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
-from typing import Iterator
 
 
 class Progress:
@@ -50,9 +48,3 @@ class Progress:
         """A line that stays (e.g. a finished deck); shown on terminals only."""
         if self._progress is not None:
             self._progress.console.print(text)
-
-
-@contextmanager
-def progress(total: int) -> Iterator[Progress]:
-    with Progress(total) as shown:
-        yield shown

@@ -152,7 +152,7 @@ class Sources:
 
     @cached_property
     def demos(self) -> str | None:
-        return fingerprint.demos_version().get("version")
+        return fingerprint.demos_version()
 
     @cached_property
     def environment(self) -> str | None:

@@ -62,12 +62,11 @@ def code_identity(nb) -> dict:
             "timeout": nb.metadata.get("jaxdeck", {}).get("timeout")}
 
 
-def cache_key(nb, env: dict, demos: dict | None = None) -> str:
+def cache_key(nb, env: dict, demos: str | None = None) -> str:
+    """The entry's key: the code cells, the kernel's environment and ``demos.__version__``."""
     demos = demos if demos is not None else fingerprint.demos_version()
-    # the demos package counts by its __version__ (bump it when a change alters what cells show);
-    # the digest of its files is provenance only, so editing demos/ mid-run does not churn the cache
     return fingerprint.digest({"schema": SCHEMA, "code": code_identity(nb),
-                               "environment": fingerprint.key_part(env), "demos": demos.get("version")})
+                               "environment": fingerprint.key_part(env), "demos": demos})
 
 
 def _plain(value):

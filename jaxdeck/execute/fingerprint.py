@@ -231,30 +231,25 @@ def key_part(fingerprint: dict) -> dict:
     return {k: fingerprint.get(k) for k in KEY_FIELDS}
 
 
-def demos_version() -> dict:
-    """``demos.__version__`` parsed from its source, and a digest of the package's files (no import)."""
+def demos_version() -> str | None:
+    """``demos.__version__`` parsed from its source without importing it (None where there is no ``demos``).
+
+    The version, not a digest of the files, keys the cache: bump it when a change alters what cells show.
+    """
     try:
         spec = util.find_spec("demos")
     except (ImportError, ValueError):
         spec = None
     if spec is None or not spec.origin:
-        return {"version": None, "digest": None}
-    init = Path(spec.origin)
-    version = None
+        return None
     try:
-        for node in ast.parse(init.read_text()).body:
+        for node in ast.parse(Path(spec.origin).read_text()).body:
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__" for t in node.targets):
                 if isinstance(node.value, ast.Constant):
-                    version = str(node.value.value)
+                    return str(node.value.value)
     except (OSError, SyntaxError):
         pass
-    h = hashlib.sha256()
-    for source in sorted(init.parent.rglob("*.py")):
-        try:
-            h.update(str(source.relative_to(init.parent)).encode() + b"\0" + source.read_bytes() + b"\0")
-        except OSError:
-            continue
-    return {"version": version, "digest": h.hexdigest()}
+    return None
 
 
 def provenance(fingerprint: dict, executed_at: str | None = None) -> dict:
@@ -269,5 +264,5 @@ def provenance(fingerprint: dict, executed_at: str | None = None) -> dict:
         "device_count": fingerprint.get("device_count"),
         "hostname": fingerprint.get("hostname") or socket.gethostname(),
         "executed_at": executed_at or datetime.now().astimezone().isoformat(timespec="seconds"),
-        "demos": demos_version().get("version"),
+        "demos": demos_version(),
     }

@@ -123,9 +123,6 @@ class Server:
         """RISE's standalone slideshow of ``deck`` (jupyterlab-rise's ``/rise/PATH`` route)."""
         return f"{self.base}/rise/{quote(self.relative(deck))}?token={self.token}"
 
-    def lab_url(self, deck: str | Path) -> str:
-        return f"{self.base}/lab/tree/{quote(self.relative(deck))}?token={self.token}"
-
     def api(self, path: str) -> str:
         return f"{self.base}/api/{path.lstrip('/')}"
 

@@ -105,13 +105,13 @@ def test_cache_key_covers_code_environment_and_demos(deck):
     nb = deck_to_notebook(deck)
     env = {"python": "3.11.7", "jax": "0.4.30", "jaxlib": "0.4.30", "numpy": "2.0.0", "backend": "cpu",
            "device_kind": "cpu", "env": {}, "hostname": "a", "device_count": 1}
-    demos = {"version": "0.1.0", "digest": "x"}
+    demos = "0.1.0"
     key = cache_key(nb, env, demos)
     assert cache_key(nb, dict(env, hostname="b", device_count=8), demos) == key  # provenance only
     for change in ({"jax": "0.4.31"}, {"jaxlib": "0.4.31"}, {"numpy": "2.1"}, {"python": "3.12.0"},
                    {"backend": "gpu"}, {"device_kind": "NVIDIA H100"}, {"env": {"XLA_FLAGS": "--x"}}):
         assert cache_key(nb, dict(env, **change), demos) != key, change
-    assert cache_key(nb, env, {"version": "0.2.0", "digest": "x"}) != key
+    assert cache_key(nb, env, "0.2.0") != key
     prose = deck_to_notebook(deck)
     for cell in prose.cells:
         if cell.cell_type == "markdown":
@@ -128,8 +128,11 @@ def test_cache_key_covers_code_environment_and_demos(deck):
 def test_demos_version_is_read_without_importing_it():
     before = set(sys.modules)
     found = fingerprint.demos_version()
-    assert found["version"] and found["digest"]
-    assert "jax" not in set(sys.modules) - before and "demos" not in set(sys.modules) - before
+    after = set(sys.modules)
+    assert "jax" not in after - before and "demos" not in after - before
+    import demos
+
+    assert found == demos.__version__
 
 
 def test_no_cache_bypasses_and_damaged_entry_is_a_miss(deck, tmp_path):
