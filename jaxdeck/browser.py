@@ -1,21 +1,47 @@
 """A real headless Chromium, driven by Playwright, for checks, tests and PDF export.
 
-The browser is found at ``$CHROMIUM``, then under common names on PATH, then
-Playwright's own download; with none, a DeckError says how to get one.
+The browser is ``$CHROMIUM`` when that is set; otherwise the first Chromium-family browser
+found (:func:`candidates`): by its usual names on PATH, then in /usr/bin, /usr/local/bin and
+/snap/bin, then Google Chrome or Chromium in /Applications or ~/Applications (macOS), then
+Playwright's own download (``python -m playwright install chromium``: ~/.cache/ms-playwright
+on Linux, ~/Library/Caches/ms-playwright on macOS, or $PLAYWRIGHT_BROWSERS_PATH). With none,
+a one-line DeckError says how to get one.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
+import sys
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from jaxdeck.errors import DeckError
 
+#: where the fixed places (/usr/bin, /snap/bin, /Applications) lie; tests point it at a fake tree
+SYSTEM_ROOT = Path("/")
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+#: system folders searched by name even when PATH leaves them out (under SYSTEM_ROOT)
+SYSTEM_DIRS = ("usr/bin", "usr/local/bin", "snap/bin")
+#: macOS applications, under /Applications and ~/Applications
+MAC_APPS = ("Google Chrome.app/Contents/MacOS/Google Chrome", "Chromium.app/Contents/MacOS/Chromium",
+            "Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing")
+#: Playwright's downloads inside its cache folder, newest revision first; the full browser before the headless shell
+PLAYWRIGHT_BUILDS = (
+    ("chromium-*", ("chrome-linux64/chrome", "chrome-linux-arm64/chrome", "chrome-linux/chrome",
+                    "chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+                    "chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+                    "chrome-mac/Chromium.app/Contents/MacOS/Chromium")),
+    ("chromium_headless_shell-*", ("chrome-headless-shell-linux64/chrome-headless-shell",
+                                   "chrome-headless-shell-linux-arm64/chrome-headless-shell",
+                                   "chrome-linux/headless_shell",
+                                   "chrome-headless-shell-mac-arm64/chrome-headless-shell",
+                                   "chrome-headless-shell-mac-x64/chrome-headless-shell",
+                                   "chrome-mac/headless_shell")),
+)
 
 #: quiet, offline-friendly flags: no background calls home, no first-run UI
 FLAGS = [
@@ -25,31 +51,80 @@ FLAGS = [
     "--allow-file-access-from-files",
 ]
 
-HOW_TO_GET_ONE = ("install one: `sudo apt-get install chromium` (Debian/Ubuntu), or set CHROMIUM=/path/to/chrome; "
-                  "without root, `.venv/bin/python -m playwright install chromium` where downloads are allowed")
+
+def how_to_get_one() -> str:
+    """What to do without a Chromium, for this platform, in one line."""
+    python = sys.executable
+    with contextlib.suppress(ValueError):
+        python = str(Path(sys.executable).relative_to(Path.cwd()))
+    system = ("install Google Chrome" if sys.platform == "darwin"
+              else "install one: `sudo apt-get install chromium` (Debian/Ubuntu)")
+    return (f"{system}, or set CHROMIUM=/path/to/chrome, "
+            f"or run `{python} -m playwright install chromium` where downloads are allowed")
 
 
-def find_chromium() -> str:
-    """Path of a Chromium-family browser, or a DeckError that says how to install one."""
-    explicit = os.environ.get("CHROMIUM")
-    if explicit:
-        if Path(explicit).is_file() or shutil.which(explicit):
-            return shutil.which(explicit) or explicit
-        raise DeckError(None, None, f"CHROMIUM={explicit} does not exist", HOW_TO_GET_ONE)
+
+def _revision(folder: Path) -> int:
+    number = re.search(r"(\d+)$", folder.name)
+    return int(number.group(1)) if number else -1
+
+
+def playwright_caches(environ: Mapping[str, str], home: Path) -> list[Path]:
+    """Where ``playwright install`` puts browsers: $PLAYWRIGHT_BROWSERS_PATH, else the per-user caches."""
+    chosen = environ.get("PLAYWRIGHT_BROWSERS_PATH")
+    if chosen == "0":  # inside the playwright package
+        with contextlib.suppress(ImportError):
+            import playwright
+
+            return [Path(playwright.__file__).parent / "driver" / "package" / ".local-browsers"]
+        return []
+    if chosen:
+        return [Path(chosen).expanduser()]
+    linux = Path(environ["XDG_CACHE_HOME"]) if environ.get("XDG_CACHE_HOME") else home / ".cache"
+    return [linux / "ms-playwright", home / "Library" / "Caches" / "ms-playwright"]
+
+
+def candidates(environ: Mapping[str, str] | None = None, root: Path | None = None) -> Iterator[Path]:
+    """Every place a Chromium may be, in the order they are tried (``root``: where /usr, /snap, /Applications lie)."""
+    environ = os.environ if environ is None else environ
+    root = SYSTEM_ROOT if root is None else root
+    home = Path(environ.get("HOME") or Path.home())
+    path = environ.get("PATH", os.defpath)
     for name in NAMES:
-        found = shutil.which(name)
+        found = shutil.which(name, path=path)
         if found:
-            return found
-    try:
-        from playwright.sync_api import sync_playwright
+            yield Path(found)
+    for folder in SYSTEM_DIRS:
+        for name in NAMES:
+            yield root / folder / name
+    for applications in (root / "Applications", home / "Applications"):
+        for app in MAC_APPS:
+            yield applications / app
+    for cache in playwright_caches(environ, home):
+        for pattern, executables in PLAYWRIGHT_BUILDS:
+            for build in sorted(cache.glob(pattern), key=_revision, reverse=True):
+                for executable in executables:
+                    yield build / executable
 
-        with sync_playwright() as p:
-            path = p.chromium.executable_path
-        if path and Path(path).is_file():
-            return path
-    except Exception:
-        pass
-    raise DeckError(None, None, "no Chromium found (needed for PDF export and browser checks)", HOW_TO_GET_ONE)
+
+def _runnable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def find_chromium(environ: Mapping[str, str] | None = None, root: Path | None = None) -> str:
+    """Path of a Chromium-family browser, or a DeckError that says how to install one."""
+    environ = os.environ if environ is None else environ
+    explicit = environ.get("CHROMIUM")
+    if explicit:
+        found = shutil.which(explicit, path=environ.get("PATH", os.defpath)) or explicit
+        if _runnable(Path(found)):
+            return found
+        problem = "is not an executable file" if Path(found).exists() else "does not exist"
+        raise DeckError(None, None, f"CHROMIUM={explicit} {problem}", how_to_get_one())
+    for place in candidates(environ, root):
+        if _runnable(place):
+            return str(place)
+    raise DeckError(None, None, "no Chromium found (needed for PDF export and browser checks)", how_to_get_one())
 
 
 @contextlib.contextmanager

@@ -8,6 +8,9 @@ environment and the demos version, so a prose-only edit runs no cell; `--no-cach
 executes. `--frozen PATH` builds with outputs executed elsewhere (e.g. on a GPU box): PATH
 is that machine's build/notebooks/NAME.ipynb, or a folder of them; the deck's code cells
 must match, and the outputs keep their provenance.
+
+With `--pdf` and no Chromium to print with, every deck still gets its notebook and HTML;
+then the build stops (non-zero) with one line saying how to get a browser.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from jaxdeck.cli import deck_arguments
-from jaxdeck.decks import find_decks
+from jaxdeck.decks import Outputs, find_decks
+from jaxdeck.errors import DeckError
 
 
 def add_arguments(command) -> None:
@@ -38,10 +42,38 @@ def report(built) -> None:
     print(f"{built.deck}: {built.done}", flush=True)
 
 
-def run(args) -> int:
+def build_decks(decks: list[Path], root: Path, *, pdf: bool = False, **options):
+    """:func:`jaxdeck.build.build`; with ``pdf`` and no Chromium found, the notebooks and HTML
+    of every deck, then a DeckError that says how to get a browser (unless every PDF is up to date).
+    """
     from jaxdeck.build import build
 
+    if pdf:
+        from jaxdeck.browser import find_chromium
+
+        try:
+            find_chromium()
+        except DeckError as missing:
+            reprint = options.pop("reprint", False)
+            built = build(decks, root, pdf=False, **options)
+            if reprint or options.get("force") or _pdfs_wanted(decks, root):
+                reason = missing.message.split(" (needed")[0]
+                raise DeckError(None, None, f"{reason}, so no PDFs were printed (notebooks and HTML are built)",
+                                missing.hint) from None
+            return built
+    return build(decks, root, pdf=pdf, **options)
+
+
+def _pdfs_wanted(decks: list[Path], root: Path) -> bool:
+    """Whether any deck's PDFs are missing or out of date."""
+    from jaxdeck import stamps
+
+    sources = stamps.Sources(root)
+    return any(stamps.plan(deck, Outputs(deck, root), sources, pdf=True, execution=False).pdfs for deck in decks)
+
+
+def run(args) -> int:
     decks = find_decks(args.decks)
-    build(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
-          force=args.force, report=report)
+    build_decks(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
+                force=args.force, report=report)
     return 0

@@ -3,7 +3,8 @@
 Prints only the PDFs that are out of date. Reuses build/notebooks and build/html; a deck
 whose notebook or HTML is missing or out of date is built first. An executed notebook
 whose deck is unchanged is kept wherever its outputs came from (so outputs taken with
-`jaxdeck build --frozen` stay). `--force` prints every PDF again.
+`jaxdeck build --frozen` stay). `--force` prints every PDF again. With no Chromium to
+print with, every deck still gets its notebook and HTML, then one line says how to get one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from jaxdeck.cli import deck_arguments
 from jaxdeck.decks import Outputs, find_decks
-from jaxdeck.commands.build import report
+from jaxdeck.commands.build import build_decks, report
 
 
 def add_arguments(command) -> None:
@@ -32,7 +33,5 @@ def ensure_built(deck: Path, root: Path):
 
 
 def run(args) -> int:
-    from jaxdeck.build import build
-
-    build(find_decks(args.decks), args.out, pdf=True, reprint=args.force, execution=False, report=report)
+    build_decks(find_decks(args.decks), args.out, pdf=True, reprint=args.force, execution=False, report=report)
     return 0

@@ -1,0 +1,75 @@
+"""The one atomic writer: whole files or the old ones, never a half-written file or a stray temporary."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from jaxdeck.atomic import copy_file, write_text
+from jaxdeck.html.assets import install_assets
+
+
+def test_copy_file_copies_bytes_and_times_and_leaves_no_temporary(tmp_path):
+    source = tmp_path / "a.bin"
+    source.write_bytes(os.urandom(3 << 20))
+    os.utime(source, (1_600_000_000, 1_600_000_000))
+    target = copy_file(source, tmp_path / "out" / "deep" / "a.bin")
+    assert target.read_bytes() == source.read_bytes()
+    assert target.stat().st_mtime == source.stat().st_mtime
+    assert [p.name for p in target.parent.iterdir()] == ["a.bin"]
+
+
+def test_a_failed_copy_keeps_the_old_file(tmp_path):
+    target = write_text(tmp_path / "t.css", "old")
+    with pytest.raises(FileNotFoundError):
+        copy_file(tmp_path / "missing.css", target)
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.css"]
+
+
+def test_concurrent_copies_to_one_target_all_succeed_whole(tmp_path):
+    sources = []
+    for k in range(6):
+        source = tmp_path / f"s{k}"
+        source.write_bytes(bytes([k]) * (1 << 20))
+        sources.append(source)
+    target = tmp_path / "out" / "t"
+    errors = []
+
+    def copy(source):
+        try:
+            for _ in range(5):
+                copy_file(source, target)
+        except BaseException as err:  # noqa: BLE001 - collected for the assertion
+            errors.append(err)
+
+    threads = [threading.Thread(target=copy, args=(s,)) for s in sources]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    data = target.read_bytes()
+    assert len(data) == 1 << 20 and len(set(data)) == 1
+    assert [p.name for p in target.parent.iterdir()] == ["t"]
+
+
+def test_concurrent_asset_installs_into_one_folder(tmp_path):
+    errors = []
+
+    def install():
+        try:
+            install_assets(tmp_path)
+        except BaseException as err:  # noqa: BLE001 - collected for the assertion
+            errors.append(err)
+
+    threads = [threading.Thread(target=install) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert (tmp_path / "assets/reveal.js/dist/reveal.js").is_file()
+    assert not [p for p in (tmp_path / "assets").rglob("*.tmp")]

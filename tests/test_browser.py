@@ -1,0 +1,139 @@
+"""Finding a Chromium: every place jaxdeck looks, and what a build does when there is none.
+
+Each rule is checked with a real executable file placed where the rule looks, in a fake
+file system (``root`` for /usr, /snap and /Applications, a fake HOME and PATH), found by
+the real :func:`jaxdeck.browser.find_chromium`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jaxdeck.browser import find_chromium
+from jaxdeck.errors import DeckError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PLAYWRIGHT_LINUX = "home/.cache/ms-playwright"
+PLAYWRIGHT_MAC = "home/Library/Caches/ms-playwright"
+TESTING_APP = "Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing"
+
+#: (rule, where the browser lies below tmp_path, extra environment)
+PLACES = [
+    ("on PATH", "path/chromium", {}),
+    ("google-chrome-stable on PATH", "path/google-chrome-stable", {}),
+    ("/usr/bin", "root/usr/bin/chromium-browser", {}),
+    ("/usr/local/bin", "root/usr/local/bin/google-chrome", {}),
+    ("/snap/bin", "root/snap/bin/chromium", {}),
+    ("/Applications Chrome", "root/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", {}),
+    ("/Applications Chromium", "root/Applications/Chromium.app/Contents/MacOS/Chromium", {}),
+    ("~/Applications Chrome", "home/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", {}),
+    ("~/Applications Chromium", "home/Applications/Chromium.app/Contents/MacOS/Chromium", {}),
+    ("playwright linux (old layout)", f"{PLAYWRIGHT_LINUX}/chromium-1140/chrome-linux/chrome", {}),
+    ("playwright linux64", f"{PLAYWRIGHT_LINUX}/chromium-1255/chrome-linux64/chrome", {}),
+    ("playwright headless shell", f"{PLAYWRIGHT_LINUX}/chromium_headless_shell-1255/"
+                                  "chrome-headless-shell-linux64/chrome-headless-shell", {}),
+    ("playwright XDG_CACHE_HOME", "xdg/ms-playwright/chromium-1255/chrome-linux64/chrome", {"XDG_CACHE_HOME": "xdg"}),
+    ("playwright macOS (old layout)", f"{PLAYWRIGHT_MAC}/chromium-1140/chrome-mac/Chromium.app/Contents/MacOS/Chromium", {}),
+    ("playwright macOS arm64", f"{PLAYWRIGHT_MAC}/chromium-1255/chrome-mac-arm64/{TESTING_APP}", {}),
+    ("playwright macOS x64", f"{PLAYWRIGHT_MAC}/chromium-1255/chrome-mac-x64/{TESTING_APP}", {}),
+    ("PLAYWRIGHT_BROWSERS_PATH", "browsers/chromium-1255/chrome-linux64/chrome", {"PLAYWRIGHT_BROWSERS_PATH": "browsers"}),
+]
+
+
+def executable(path: Path, mode: int = 0o755) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\nexit 0\n")
+    path.chmod(mode)
+    return path
+
+
+@pytest.fixture
+def place(tmp_path):
+    """A fake file system: (environ, root) with an empty PATH folder and an empty HOME."""
+    for folder in ("path", "home", "root"):
+        (tmp_path / folder).mkdir()
+    environ = {"PATH": str(tmp_path / "path"), "HOME": str(tmp_path / "home")}
+    return environ, tmp_path / "root"
+
+
+@pytest.mark.parametrize("rule, where, extra", PLACES, ids=[p[0] for p in PLACES])
+def test_each_place_is_found(tmp_path, place, rule, where, extra):
+    environ, root = place
+    browser = executable(tmp_path / where)
+    environ.update({key: str(tmp_path / value) for key, value in extra.items()})
+    assert find_chromium(environ, root) == str(browser)
+
+
+def test_nothing_found_says_how_to_get_one(place):
+    environ, root = place
+    with pytest.raises(DeckError) as raised:
+        find_chromium(environ, root)
+    message = str(raised.value)
+    assert message.startswith("no Chromium found") and "\n" not in message
+    assert "apt-get install chromium" in message and "playwright install chromium" in message
+
+
+def test_a_file_that_cannot_run_is_passed_over(tmp_path, place):
+    environ, root = place
+    executable(root / "usr/bin/chromium", mode=0o644)
+    later = executable(root / "snap/bin/chromium")
+    assert find_chromium(environ, root) == str(later)
+
+
+def test_path_comes_before_the_fixed_places_and_the_newest_download_wins(tmp_path, place):
+    environ, root = place
+    executable(root / "usr/bin/chromium")
+    on_path = executable(tmp_path / "path/chromium-browser")
+    assert find_chromium(environ, root) == str(on_path)
+
+    environ["PATH"] = ""
+    (root / "usr/bin/chromium").unlink()
+    executable(tmp_path / PLAYWRIGHT_LINUX / "chromium-999/chrome-linux64/chrome")
+    newest = executable(tmp_path / PLAYWRIGHT_LINUX / "chromium-1255/chrome-linux64/chrome")
+    executable(tmp_path / PLAYWRIGHT_LINUX / "chromium_headless_shell-1300/chrome-headless-shell-linux64/chrome-headless-shell")
+    assert find_chromium(environ, root) == str(newest)
+
+
+def test_the_chromium_variable_wins_and_a_wrong_one_is_an_error(tmp_path, place):
+    environ, root = place
+    executable(root / "usr/bin/chromium")
+    mine = executable(tmp_path / "elsewhere/my-chrome")
+    assert find_chromium(dict(environ, CHROMIUM=str(mine)), root) == str(mine)
+    with pytest.raises(DeckError, match=r"^CHROMIUM=/nowhere/chrome does not exist; "):
+        find_chromium(dict(environ, CHROMIUM="/nowhere/chrome"), root)
+
+
+def run_without_browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m jaxdeck ARGS` with an empty PATH, an empty HOME and no system folders (a bare root)."""
+    (tmp_path / "home").mkdir(exist_ok=True)
+    (tmp_path / "root").mkdir(exist_ok=True)
+    code = ("import sys, pathlib, jaxdeck.browser as b; b.SYSTEM_ROOT = pathlib.Path(sys.argv[1]); "
+            "from jaxdeck.cli import main; sys.exit(main(sys.argv[2:]))")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("CHROMIUM", "PLAYWRIGHT", "XDG_"))}
+    env.update(PATH="", HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-c", code, str(tmp_path / "root"), *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("verb", [["build", "--pdf"], ["pdf"]], ids=["build --pdf", "pdf"])
+def test_without_a_browser_every_deck_gets_its_html_then_one_line_error(tmp_path, verb):
+    (tmp_path / "a.md").write_text("# Code\n\n```python\nprint(6 * 7)\n```\n")
+    (tmp_path / "b.md").write_text("# Prose only\n\nHello.\n")
+    done = run_without_browser(tmp_path, *verb, "a.md", "b.md")
+    assert done.returncode == 1, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert errors == [done.stderr.strip().splitlines()[-1]] and "Traceback" not in done.stderr, done.stderr
+    assert errors[0].startswith("error: no Chromium found, so no PDFs were printed (notebooks and HTML are built); ")
+    assert "sudo apt-get install chromium" in errors[0] and "-m playwright install chromium" in errors[0]
+    for name in ("a", "b"):
+        assert (tmp_path / "build/notebooks" / f"{name}.ipynb").is_file()
+        assert (tmp_path / "build/html" / f"{name}.html").is_file()
+    assert (tmp_path / "build/html/assets/reveal.js/dist/reveal.js").is_file()
+    assert not (tmp_path / "build/pdf").exists()
+    assert done.stdout.splitlines() == ["a.md: executed 1 cell, HTML", "b.md: HTML"]
