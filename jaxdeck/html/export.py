@@ -1,6 +1,7 @@
 """Stage 3: an executed deck notebook -> a reveal.js HTML deck that presents offline.
 
-nbconvert renders the cells with our template (themes/jaxdeck); reveal.js, KaTeX
+nbconvert renders the cells with our template (themes/jaxdeck), after the preprocessors of
+:mod:`jaxdeck.html.layout` have worked out the slide structure; reveal.js, KaTeX
 and the theme load from ./assets beside the HTML. Text that came from cell
 outputs is escaped by nbconvert; only markup the deck or a rich repr produced is HTML.
 """
@@ -18,26 +19,15 @@ from nbconvert import HTMLExporter
 
 from jaxdeck.html.assets import THEMES, install_assets, theme_sheets
 from jaxdeck.atomic import write_text
-from jaxdeck.html.layout import layout
+from jaxdeck.html.layout import PREPROCESSORS
+from jaxdeck.options import DeckOptions
 
 _markdown = MarkdownIt("commonmark")
 
 
 def reveal_config(options: dict) -> dict:
-    """Reveal.initialize options from the deck header (16:9, slide numbers, no history noise)."""
-    return {
-        "width": int(options.get("width", 1280)),
-        "height": int(options.get("height", 720)),
-        "margin": 0.04,
-        "hash": True,
-        "controls": True,
-        "progress": True,
-        "center": False,
-        "transition": options.get("transition", "none"),
-        "slideNumber": options.get("slide_number", "c/t"),
-        "pdfSeparateFragments": False,
-        "plugins": [],
-    }
+    """``Reveal.initialize`` options from a deck header's options (``DeckOptions.reveal_config``)."""
+    return DeckOptions.of(options).reveal_config()
 
 
 _exporter_lock = threading.Lock()
@@ -48,15 +38,23 @@ def exporter() -> HTMLExporter:
     """One nbconvert exporter per process: its templates are compiled once."""
     made = HTMLExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
     made.exclude_anchor_links = True
+    for preprocessor in PREPROCESSORS:
+        made.register_preprocessor(preprocessor, enabled=True)
     return made
+
+
+def deck_resources(options: DeckOptions, title: str, provenance: dict | None = None) -> dict:
+    """What the template reads besides the notebook: title, asset folder, theme, reveal.js options, title slide."""
+    return {"jaxdeck": {"title": title, "assets": "assets", "theme_css": theme_sheets(options.theme),
+                        "config": options.reveal_config(), "byline": options.byline(),
+                        "provenance": provenance or {}}}
 
 
 def warm_up_exporter() -> threading.Thread:
     """Compile the templates in the background (a build does this while the first kernel runs)."""
     def run():
         with _exporter_lock:
-            exporter().from_notebook_node(nbformat.v4.new_notebook(), resources={"jaxdeck": {
-                "title": "", "assets": "assets", "theme_css": [], "config": {}}})
+            exporter().from_notebook_node(nbformat.v4.new_notebook(), resources=deck_resources(DeckOptions(), ""))
 
     thread = threading.Thread(target=run, name="jaxdeck-exporter", daemon=True)
     thread.start()
@@ -64,21 +62,13 @@ def warm_up_exporter() -> threading.Thread:
 
 
 def to_html(nb: nbformat.NotebookNode, title: str | None = None) -> str:
-    """The deck as one HTML page that expects ./assets beside it."""
-    options = nb.metadata.get("jaxdeck", {}) or {}
-    prepared = layout(nb)
-    resources = {
-        "jaxdeck": {
-            "title": title or options.get("title") or "Slides",
-            "assets": "assets",
-            "theme_css": theme_sheets(options.get("theme")),
-            "config": reveal_config(options),
-        }
-    }
+    """The deck as one HTML page that expects ./assets beside it (titled ``title``, else the header's, else "Slides")."""
+    options = DeckOptions.of(nb)
+    provenance = (nb.metadata.get("jaxdeck_build") or {}).get("provenance")
+    resources = deck_resources(options, title or options.title_for(None), provenance)
     with _exporter_lock:
-        body, _ = exporter().from_notebook_node(prepared, resources=resources)
-    # plugins are JavaScript objects, not JSON: name them after serialisation
-    return body.replace('"plugins": []', '"plugins": [RevealNotes, RevealHighlight]')
+        body, _ = exporter().from_notebook_node(nb, resources=resources)
+    return body
 
 
 def local_images(nb: nbformat.NotebookNode) -> list[str]:
@@ -98,7 +88,7 @@ def local_images(nb: nbformat.NotebookNode) -> list[str]:
 def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path) -> Path:
     """Write the HTML deck to ``out`` atomically, with its assets and images beside it."""
     deck, out = Path(deck), Path(out)
-    html = to_html(nb, title=nb.metadata.get("jaxdeck", {}).get("title") or deck.stem)
+    html = to_html(nb, title=DeckOptions.of(nb).title_for(deck))
     install_assets(out.parent)
     for image in local_images(nb):
         source = (deck.parent / image).resolve()

@@ -1,34 +1,70 @@
-"""Turn a deck notebook's slide types into reveal.js markup around each cell.
+"""nbconvert preprocessors that turn a deck notebook's slide types into data for the theme's templates.
 
-Works on a copy made for export: marker lines (``---``, ``--``, ``. . .``,
-``|||``) and the ``Note:`` prefix are removed from the sources, notes of a slide
-are gathered into one ``<aside class="notes">`` (reveal.js reads only the first),
-and each cell gets ``jd_open``/``jd_close`` HTML for sections, fragments and columns.
+They run on nbconvert's own copy of the notebook, in this order:
+
+- :class:`StripMarkers` takes the marker lines (``---``, ``--``, ``. . .``, ``|||``) and the
+  ``Note:`` prefix out of the markdown sources;
+- :class:`StaticWidgets` keeps only the static fallback of widget outputs (an offline deck
+  has no widget JavaScript) and drops the notebook's widget state;
+- :class:`GatherNotes` puts all the notes of a slide into its first notes cell (reveal.js
+  reads only the first ``<aside class="notes">`` of a slide);
+- :class:`SlideNesting` says, per cell, which structures open before it and which close after
+  it, innermost first (see :data:`KINDS`).
+
+Each writes plain data into ``cell.metadata.jd`` (never markup): ``role`` (``"cell"``, ``"notes"``
+or ``"hidden"``), ``slide`` (its slide number), ``opens`` and ``closes`` (lists of kinds), and
+``title`` on the cell the title slide's byline follows. ``themes/jaxdeck/markup.html.j2`` turns
+that data into reveal.js markup; ``index.html.j2`` calls its macros around each cell.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import html
 
+import jinja2
 import nbformat
+from nbconvert.preprocessors import Preprocessor
 
+from jaxdeck.options import DeckOptions
 from jaxdeck.read.structure import CONTINUE, FRAGMENT, NOTE_PREFIX, NOTES, SKIP, SLIDE, SUBSLIDE
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
+#: the structures a cell can open, outermost first: a horizontal slide (``stack``, reveal.js's
+#: outer ``<section>``), a slide in it (``slide``, the inner ``<section data-jd-slide>``), a row of
+#: columns, one column, a fragment
+STACK, VERTICAL, COLUMNS, COLUMN, PAUSE = KINDS = ("stack", "slide", "columns", "column", "fragment")
+
+#: what the template shows of a cell: its content, its content as speaker notes, or nothing
+SHOWN, NOTES_ROLE, HIDDEN = "cell", "notes", "hidden"
+
+#: the template file (beside index.html.j2) whose macros write the markup
+MARKUP_TEMPLATE = "markup.html.j2"
+
+
+def _info(cell) -> dict:
+    return cell.metadata.get("jaxdeck", {}) or {}
+
+
+def _jd(cell) -> dict:
+    return cell.metadata.setdefault("jd", {"role": SHOWN, "slide": _info(cell).get("slide", 1),
+                                           "opens": [], "closes": []})
+
 
 def strip_marker(cell) -> None:
-    info = cell.metadata.get("jaxdeck", {})
-    marker = info.get("marker")
+    """Remove the marker line or ``Note:`` prefix a markdown cell starts with; hide it when nothing is left."""
     if cell.cell_type != "markdown":
         return
+    info = _info(cell)
+    marker = info.get("marker")
     if marker and cell.source.startswith(marker):
         cell.source = cell.source[len(marker):].lstrip("\n")
     if info.get("slide_type") == NOTES and cell.source.startswith(NOTE_PREFIX):
         cell.source = cell.source[len(NOTE_PREFIX):].lstrip()
     if not cell.source.strip():
-        cell.metadata["jd_empty"] = True
+        _jd(cell)["role"] = HIDDEN
 
 
 def static_outputs(cell) -> None:
@@ -39,105 +75,123 @@ def static_outputs(cell) -> None:
             del data[WIDGET_VIEW]
 
 
-def gather_notes(cells) -> None:
-    """One notes cell per slide, holding all of that slide's notes in order."""
-    first = {}
-    for cell in cells:
-        info = cell.metadata.get("jaxdeck", {})
-        if info.get("slide_type") != NOTES:
-            continue
-        slide = info.get("slide")
-        if slide in first:
-            first[slide].source += "\n\n" + cell.source
-            cell.metadata["jd_empty"] = True
-            cell.metadata["jaxdeck"] = dict(info, slide_type=SKIP)
-        else:
-            first[slide] = cell
+class StripMarkers(Preprocessor):
+    """Marker lines and ``Note:`` prefixes out of the markdown sources."""
+
+    def preprocess_cell(self, cell, resources, index):
+        strip_marker(cell)
+        return cell, resources
+
+
+class StaticWidgets(Preprocessor):
+    """Widget outputs reduced to their static fallback, and no widget state for the page to load."""
+
+    def preprocess(self, nb, resources):
+        nb.metadata.pop("widgets", None)
+        for cell in nb.cells:
+            static_outputs(cell)
+        return nb, resources
+
+
+class GatherNotes(Preprocessor):
+    """One notes cell per slide, holding all of that slide's notes in order; the others are skipped."""
+
+    def preprocess(self, nb, resources):
+        first = {}
+        for cell in nb.cells:
+            info = _info(cell)
+            if info.get("slide_type") != NOTES:
+                continue
+            slide = info.get("slide")
+            if slide in first:
+                first[slide].source += "\n\n" + cell.source
+                cell.metadata["jaxdeck"] = dict(info, slide_type=SKIP)
+            else:
+                first[slide] = cell
+        return nb, resources
+
+
+class SlideNesting(Preprocessor):
+    """Per cell: what it shows (``role``) and the structures that open before it and close after it."""
+
+    def preprocess(self, nb, resources):
+        stack: list[str] = []  # the structures open so far, outermost first
+        previous: dict | None = None  # the data of the cell before: what closes goes after it
+
+        def close_to(depth: int) -> None:
+            while len(stack) > depth:
+                previous["closes"].append(stack.pop())
+
+        def close_through(kind: str) -> None:
+            if kind in stack:
+                close_to(stack.index(kind))
+
+        for index, cell in enumerate(nb.cells):
+            info = _info(cell)
+            kind = info.get("slide_type", CONTINUE)
+            jd = _jd(cell)
+            if kind == NOTES:
+                jd["role"] = NOTES_ROLE
+            elif kind == SKIP:
+                jd["role"] = HIDDEN
+
+            def open_(structure: str) -> None:
+                jd["opens"].append(structure)
+                stack.append(structure)
+
+            if kind == SLIDE or index == 0:
+                close_to(0)
+                open_(STACK)
+                open_(VERTICAL)
+            elif kind == SUBSLIDE:
+                close_through(VERTICAL)
+                open_(VERTICAL)
+            if info.get("column_start"):
+                close_through(PAUSE)
+                close_through(COLUMN)
+                if COLUMNS not in stack:
+                    open_(COLUMNS)
+                open_(COLUMN)
+            if kind == FRAGMENT:
+                close_through(PAUSE)
+                open_(PAUSE)
+            previous = jd
+        if previous is not None:
+            close_to(0)
+        if nb.cells:
+            _jd(nb.cells[0])["title"] = True
+        return nb, resources
+
+
+#: the preprocessors an export runs, in order
+PREPROCESSORS = (StripMarkers, StaticWidgets, GatherNotes, SlideNesting)
 
 
 def layout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """A copy of ``nb`` ready for the reveal.js template."""
-    nb = copy.deepcopy(nb)
-    nb.metadata.pop("widgets", None)
-    for cell in nb.cells:
-        strip_marker(cell)
-        static_outputs(cell)
-    gather_notes(nb.cells)
-
-    open_tags: list[str] = []  # stack of "h", "v", "columns", "column", "fragment"
-
-    def close(until: set[str]) -> str:
-        out = []
-        while open_tags and open_tags[-1] not in until:
-            tag = open_tags.pop()
-            out.append("</section>" if tag in ("h", "v") else "</div>")
-        return "".join(out)
-
-    def close_through(kind: str) -> str:
-        if kind not in open_tags:
-            return ""
-        out = close({kind})
-        open_tags.pop()
-        return out + ("</section>" if kind in ("h", "v") else "</div>")
-
-    cells = nb.cells
-    previous = None
-    for index, cell in enumerate(cells):
-        info = cell.metadata.get("jaxdeck", {})
-        kind = info.get("slide_type", CONTINUE)
-        before = ""
-        if kind == SLIDE or index == 0:
-            before += close(set()) if open_tags else ""
-            open_tags.clear()
-            before += '<section>'
-            open_tags.append("h")
-            before += f'<section data-jd-slide="{info.get("slide", 1)}">'
-            open_tags.append("v")
-        elif kind == SUBSLIDE:
-            before += close_through("v")
-            before += f'<section data-jd-slide="{info.get("slide", 1)}">'
-            open_tags.append("v")
-        if info.get("column_start"):
-            before += close_through("fragment") + close_through("column")
-            if "columns" not in open_tags:
-                before += '<div class="jd-columns">'
-                open_tags.append("columns")
-            before += '<div class="jd-column">'
-            open_tags.append("column")
-        if kind == FRAGMENT:
-            before += close_through("fragment")
-            before += '<div class="fragment">'
-            open_tags.append("fragment")
-        cell.metadata["jd_open"] = before
-        cell.metadata["jd_close"] = ""
-        previous = cell
-    if previous is not None:
-        previous.metadata["jd_close"] = close(set())
-    if cells:
-        cells[0].metadata["jd_byline"] = byline(nb.metadata.get("jaxdeck") or {}) + provenance_line(
-            (nb.metadata.get("jaxdeck_build") or {}).get("provenance") or {})
+    """A copy of ``nb`` with the data the templates read (what an export's preprocessors make of it)."""
+    nb, resources = copy.deepcopy(nb), {}
+    for kind in PREPROCESSORS:
+        nb, resources = kind(enabled=True)(nb, resources)
     return nb
 
 
+# The title slide's byline and provenance line as HTML, from the same macros the deck's template
+# uses: the live slideshow (jaxdeck.live.contents) shows them on its title slide too.
+
+@functools.lru_cache(maxsize=1)
+def _markup() -> jinja2.environment.TemplateModule:
+    from jaxdeck.html.assets import THEMES
+
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEMES / "jaxdeck")))
+    environment.filters["escape_html"] = lambda text: html.escape(str(text))
+    return environment.get_template(MARKUP_TEMPLATE).module
+
+
 def byline(options: dict) -> str:
-    """Author, venue and date under the title slide's heading."""
-    parts = [options.get(k) for k in ("subtitle", "author", "venue", "date") if options.get(k)]
-    if not parts:
-        return ""
-    return '<p class="jd-byline">' + " · ".join(html.escape(str(p)) for p in parts) + "</p>"
+    """Subtitle, author, venue and date under the title slide's heading (HTML)."""
+    return str(_markup().byline(DeckOptions.of(options).byline()))
 
 
 def provenance_line(provenance: dict) -> str:
-    """Where the outputs in this deck were measured: shown small on the title slide."""
-    if not provenance:
-        return ""
-    device = provenance.get("device_kind") or provenance.get("backend") or "?"
-    count = provenance.get("device_count")
-    parts = [f"{device}{f' × {count}' if count and count > 1 else ''} ({provenance.get('backend', '?')})"]
-    for key in ("jax", "jaxlib", "python"):
-        if provenance.get(key):
-            parts.append(f"{key} {provenance[key]}")
-    if provenance.get("executed_at"):
-        parts.append(str(provenance["executed_at"])[:10])
-    text = "Outputs measured on " + " · ".join(parts)
-    return f'<p class="jd-provenance">{html.escape(text)}</p>'
+    """Where the outputs in this deck were measured, shown small on the title slide (HTML)."""
+    return str(_markup().provenance(provenance or {}))

@@ -10,29 +10,9 @@ import pytest
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.errors import DeckError
 from jaxdeck.html.export import export_html, to_html
-from jaxdeck.html.layout import layout
 
 DECK = ("# Title\n\nintro\n\nNote: first note\n\n---\n\n## Two\n\n. . .\n\nlater\n\n```python\nprint('x')\n```\n\n"
         "Note: second note\n\nNote: more of it\n\n--\n\n## Down\n\n|||\n\nleft\n\n|||\n\nright\n")
-
-
-def test_layout_nests_sections_fragments_and_columns(write_deck):
-    nb = layout(deck_to_notebook(write_deck(DECK)))
-    markup = "".join(c.metadata["jd_open"] + "[%s]" % c.metadata["jaxdeck"]["slide_type"] + c.metadata["jd_close"]
-                     for c in nb.cells)
-    assert markup == (
-        '<section><section data-jd-slide="1">[slide][notes]'
-        '</section></section><section><section data-jd-slide="2">[slide]<div class="fragment">[fragment][-][notes][skip]'
-        '</div></section><section data-jd-slide="3">[subslide]<div class="jd-columns"><div class="jd-column">[-]'
-        '</div><div class="jd-column">[-]</div></div></section></section>'
-    )
-
-
-def test_layout_strips_markers_and_gathers_notes(write_deck):
-    nb = layout(deck_to_notebook(write_deck(DECK)))
-    sources = [c.source for c in nb.cells]
-    assert sources[2] == "## Two" and sources[3] == "later" and sources[1] == "first note"
-    assert sources[5] == "second note\n\nmore of it"
 
 
 def test_html_has_one_section_per_slide_and_notes_asides(write_deck):
@@ -91,3 +71,18 @@ def test_title_slide_shows_where_the_outputs_were_measured(write_deck):
                                                    "jax": "0.10.2", "executed_at": "2026-11-20T10:00:00+00:00"}}
     html = to_html(nb)
     assert "Outputs measured on NVIDIA H100 (gpu) · jax 0.10.2 · 2026-11-20" in html
+
+
+def test_the_template_writes_reveal_initialize_with_the_deck_options_and_plugins(write_deck):
+    nb = deck_to_notebook(write_deck("---\njupyter:\n  jaxdeck:\n    height: 1080\n    width: 1920\n---\n\n# T\n"))
+    script = to_html(nb).split("Reveal.initialize(", 1)[1].split(").then(", 1)[0]
+    assert '"width": 1920' in script and '"height": 1080' in script and '"slideNumber": "c/t"' in script
+    assert "plugins: [RevealNotes, RevealHighlight]" in script and '"plugins"' not in script
+
+
+def test_the_title_comes_from_the_header_else_the_file_name(write_deck, tmp_path):
+    titled = write_deck("---\njupyter:\n  jaxdeck:\n    title: A <talk>\n---\n\n# T\n")
+    assert "<title>A &lt;talk&gt;</title>" in export_html(deck_to_notebook(titled), titled, tmp_path / "a.html").read_text()
+    plain = write_deck("# T\n", name="plain-talk.md")
+    assert "<title>plain-talk</title>" in export_html(deck_to_notebook(plain), plain, tmp_path / "b.html").read_text()
+    assert "<title>Slides</title>" in to_html(deck_to_notebook(plain))
