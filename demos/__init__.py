@@ -12,7 +12,7 @@ from . import devices  # noqa: F401  (applies the shared-GPU memory default befo
 
 __version__ = "0.3.2"
 
-_SUBMODULES = ("timing", "tracing", "jaxpr", "devices", "widgets", "magics", "bench")
+_SUBMODULES = ("timing", "tracing", "jaxpr", "devices", "widgets", "magics", "calibration")
 __all__ = list(_SUBMODULES) + ["load_ipython_extension"]
 
 

@@ -1,4 +1,4 @@
-"""Benchmark the timing harness itself: ``python -m demos.bench --out build/bench``.
+"""Calibrate the timing harness against timeit: ``python -m demos.calibration --out build/bench``.
 
 Writes ``timing.json`` and prints a table with
 
@@ -141,7 +141,7 @@ def _write_atomic(path: str, text: str) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m demos.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m demos.calibration", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="build/bench", help="output folder (default: build/bench)")
     parser.add_argument("--budget", type=float, default=0.2, help="bench() budget per measurement, seconds")
     parser.add_argument("--rounds", type=int, default=5, help="alternating bench/timeit rounds per case")
@@ -162,7 +162,7 @@ def main(argv=None) -> int:
     path = os.path.join(ns.out, "timing.json")
     _write_atomic(path, json.dumps(report, indent=2) + "\n")
 
-    print(f"demos.bench on {banner.device_count} × {banner.device_kind} ({banner.backend}), "
+    print(f"demos.calibration on {banner.device_count} × {banner.device_kind} ({banner.backend}), "
           f"jax {banner.versions['jax']}, {banner.host}")
     print()
     print(text_table(
