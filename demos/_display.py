@@ -307,15 +307,6 @@ def highlight(code: str, lexer) -> str:
     )
 
 
-def pre(text: str) -> str:
-    """Plain escaped preformatted text in the shared style."""
-    return (
-        f'<pre style="font-family:{FONT};font-size:16px;line-height:1.3;background:{CODE_BG};color:{INK};'
-        f'padding:0.6em 0.8em;margin:0.2em 0;white-space:pre-wrap;overflow-wrap:anywhere;'
-        f'max-width:1100px;box-sizing:border-box">{esc(text)}</pre>'
-    )
-
-
 class Displayable:
     """Mixin: ``__repr__`` is the readable text form, ``_repr_html_`` the rich one."""
 

@@ -38,7 +38,7 @@ def _install() -> None:
 
 @dataclass
 class CompileEvents:
-    """``with CompileEvents() as ev: ...`` then ``ev.compiles``, ``ev.traces``, ``ev.compiled_names``."""
+    """``with CompileEvents() as ev: ...`` then ``ev.compiles``, ``ev.compiled_names``, ``ev.seconds(TRACE)``."""
 
     events: list = field(default_factory=list)
 
@@ -53,14 +53,6 @@ class CompileEvents:
 
     def _of(self, kind: str) -> list:
         return [e for e in self.events if e[0] == kind]
-
-    @property
-    def traces(self) -> int:
-        return len(self._of(TRACE))
-
-    @property
-    def lowerings(self) -> int:
-        return len(self._of(LOWER))
 
     @property
     def compiles(self) -> int:

@@ -45,10 +45,8 @@ def backend_initialized() -> bool:
 
 # Shared GPU boxes: JAX preallocates 75 % of GPU memory by default, which starves every other
 # kernel on the machine. Unless the user decided otherwise, switch that off before JAX starts.
-PREALLOCATE_DEFAULT_APPLIED = False
 if not backend_initialized() and PREALLOCATE not in os.environ:
     os.environ[PREALLOCATE] = "false"
-    PREALLOCATE_DEFAULT_APPLIED = True
 
 
 # ---------------------------------------------------------------------------- environment
