@@ -1,12 +1,10 @@
-"""demos.jaxpr: exact jaxpr text, both HLO stages, a truthful diff, escaped HTML."""
+"""demos.jaxpr and its views: exact jaxpr text, both HLO stages, a truthful diff, residuals, escaped HTML."""
 
 import jax
 import jax.numpy as jnp
 import pytest
-from pygments.token import Keyword, Name
 
 from demos import jaxpr as J
-from demos._display import highlight
 
 
 def elementwise(x):
@@ -63,21 +61,6 @@ def test_show_html_is_highlighted_inline_and_escaped():
     assert "<script" not in html
 
 
-def test_lexers_mark_keywords_and_primitives():
-    tokens = list(J.JaxprLexer().get_tokens("{ lambda ; a:f32[3]. let b:f32[3] = sin a in (b,) }"))
-    assert (Keyword, "lambda") in tokens
-    assert (Name.Builtin, "sin") in tokens
-    assert (Keyword.Type, "f32[3]") in tokens
-    ir = list(J.IRLexer().get_tokens("%0 = stablehlo.sine %arg0 : tensor<4xf32>"))
-    assert (Keyword, "stablehlo.sine") in ir and (Keyword.Type, "tensor<4xf32>") in ir
-
-
-def test_highlight_escapes_angle_brackets_and_ampersands():
-    html = highlight("a < b && c > d", J.IRLexer())
-    assert "&lt;" in html and "&gt;" in html and "&amp;&amp;" in html
-    assert "a < b" not in html
-
-
 def test_lowered_stage_is_stablehlo_and_escaped():
     view = J.hlo(elementwise, X)
     assert view.stage == "lowered"
@@ -101,12 +84,6 @@ def test_optimised_stage_is_hlo_without_metadata(stage):
 def test_bad_stage_is_refused():
     with pytest.raises(ValueError, match="stage"):
         J.hlo(elementwise, X, stage="assembly")
-
-
-def test_clean_hlo_strips_nested_braces():
-    text = ('%f = f32[4]{0} fusion(%x), kind=kLoop, calls=%c, metadata={op_name="a{b}"}, '
-            'backend_config={"k":{"n":1}}\n')
-    assert J.clean_hlo(text) == "%f = f32[4]{0} fusion(%x), kind=kLoop, calls=%c\n"
 
 
 def test_diff_shows_fusion_of_an_elementwise_chain():

@@ -1,6 +1,5 @@
-"""demos.widgets: explorers work live and leave a static text/html + text/plain rendering."""
+"""demos._widgets.size: the size slider re-times live and leaves a static text/html + text/plain rendering."""
 
-import re
 from html.parser import HTMLParser
 
 import jax
@@ -21,16 +20,6 @@ def _np_sum(x):
 
 def _jnp_sum(x):
     return jnp.sum(x * 2)
-
-
-def shown_text(html: str) -> str:
-    """The text a browser shows for an HTML fragment (tags dropped, entities decoded)."""
-    parts: list[str] = []
-    parser = HTMLParser()
-    parser.handle_data = parts.append
-    parser.feed(html)
-    parser.close()
-    return re.sub(r"[ \t\r\n]+", " ", " ".join(parts)).strip()  # keeps the narrow no-break spaces
 
 
 class _Rows(HTMLParser):
@@ -93,7 +82,7 @@ def test_size_explorer_bundle_has_static_fallback_and_widget(explorer):
     assert "<NumPy&>" in bundle["text/plain"] and "size" in bundle["text/plain"]
 
 
-def test_size_explorer_static_table_lists_every_slider_size(explorer):
+def test_size_explorer_static_table_lists_every_slider_size(explorer, shown_text):
     text = shown_text(explorer._html())
     assert "size = 10: fastest" in text
     for size in ("10", "100", "1\u202f000"):
@@ -109,7 +98,7 @@ def test_size_explorer_view_has_the_classes_a_browser_finds():
     assert ex.slider.description == "size" and ex.slider.continuous_update is False
 
 
-def test_moving_the_slider_changes_the_displayed_output():
+def test_moving_the_slider_changes_the_displayed_output(shown_text):
     ex = _small_explorer()
     ex.widget()
     before = shown_text(ex.view.value)
@@ -145,7 +134,7 @@ def test_each_slider_move_measures_afresh():
     assert 'data-runs="3"' in ex.view.value
 
 
-def test_slider_move_times_numpy_eager_and_jit_honestly():
+def test_slider_move_times_numpy_eager_and_jit_honestly(shown_text):
     """The deck's use: NumPy on NumPy arrays, eager and jit JAX on device arrays."""
     def normalise(x):
         x = x - x.mean(axis=1, keepdims=True)
@@ -168,7 +157,7 @@ def test_slider_move_times_numpy_eager_and_jit_honestly():
     assert "n = 64: fastest" in text and "blocked on each result" in text
 
 
-def test_a_failing_measurement_is_shown_and_the_slider_keeps_working():
+def test_a_failing_measurement_is_shown_and_the_slider_keeps_working(shown_text):
     def make(n):
         if n == 100:
             raise RuntimeError("no memory for this size")
@@ -188,15 +177,6 @@ def test_size_explorer_rejects_sizes_off_the_slider():
         widgets.size_explorer({"a": len}, lambda n: ([0] * n,), sizes=[1, 2], value=3)
     with pytest.raises(ValueError):
         widgets.size_explorer({"a": len}, lambda n: ([0] * n,), sizes=[1, 2], upfront=[5])
-
-
-def test_line_chart_is_escaped_and_copes_with_one_point():
-    svg = widgets.svg_lines([10, 100], {"<a&b>": {10: 2e-6}}, current=10)
-    assert svg.startswith("<svg") and "&lt;a&amp;b&gt;" in svg and "<a&b>" not in svg
-    assert "<polyline" not in svg and "<circle" in svg
-    assert widgets.svg_lines([10], {"a": {}}) == ""
-    two = widgets.svg_lines([10, 100], {"a": {10: 1e-6, 100: 1e-3}})
-    assert "<polyline" in two and "1 µs" in two and "1 ms" in two
 
 
 def test_static_mode_sends_no_widget(explorer, monkeypatch):
@@ -223,92 +203,3 @@ def test_size_explorer_argument_forms(make_args):
 def test_size_explorer_needs_sizes():
     with pytest.raises(ValueError):
         widgets.size_explorer({"a": len}, lambda n: ([0] * n,), sizes=[])
-
-
-def test_retrace_explorer_default_script_tells_the_story():
-    r = widgets.retrace_explorer()
-    log = r.watched.log
-    assert [bool(rec.traced) for rec in log] == [True, True, False, True, True]
-    assert "first call" in log[0].why
-    assert "new shape" in log[1].why
-    assert "cache hit" in log[2].why
-    assert "new dtype" in log[3].why
-    assert "static argument n: 2 -> 3" in log[4].why
-    bundle = r._repr_mimebundle_()
-    assert {"text/plain", "text/html", WIDGET} <= set(bundle)
-    assert "4 traces" in bundle["text/plain"] and "<table" in bundle["text/html"]
-
-
-def test_retrace_explorer_controls_call_at_once_and_the_log_shows_it():
-    r = widgets.retrace_explorer(fn=lambda x: x + 1, shapes=[(2,), (5,)], dtypes=["float32", widgets.PY_FLOAT],
-                                 script=[((2,), "float32")])
-    top = r.widget()
-    assert "jd-retrace-explorer" in top._dom_classes and "jd-retrace-log" in r.view._dom_classes
-    shape, dtype = r.controls
-    go, reset = r.buttons
-    assert "jd-retrace-shape" in shape._dom_classes and "jd-retrace-call" in go._dom_classes
-    before = shown_text(r.view.value)
-
-    shape.value = (5,)  # a change of a menu is a call
-    assert r.watched.calls == 2 and r.watched.traces == 2
-    text = shown_text(r.view.value)
-    assert text != before
-    assert "call 2 traced and compiled: new shape: x f32[2] -> f32[5]" in text
-    assert 'data-state="traced"' in r.view.value
-
-    go.click()  # the same call again: a cache hit
-    assert r.watched.traces == 2 and "cache hit" in r.watched.log[-1].why
-    assert "call 3: cache hit (same signature as call 2), nothing traced" in shown_text(r.view.value)
-    assert 'data-state="hit"' in r.view.value
-
-    dtype.value = widgets.PY_FLOAT
-    assert r.watched.log[-1].signature.leaves[0].weak is True
-    assert "4 calls" in r.view.value
-
-    shape.value = (2,)  # a Python float has no shape: same signature, cache hit
-    assert r.watched.traces == 3 and "cache hit" in r.watched.log[-1].why
-
-    reset.click()
-    assert r.watched.calls == 0 and "not called yet" in r.view.value
-
-
-def test_retrace_explorer_menus_start_at_the_last_call_and_static_values_retrace():
-    r = widgets.retrace_explorer(static_values=(2, 3))
-    r.widget()
-    shape, dtype, static = r.controls
-    assert static.description == "n" and "jd-retrace-static" in static._dom_classes
-    # the script's last call was (3,), float32, n=3: the menus show it, so "call again" repeats it
-    assert (shape.value, dtype.value, static.value) == ((3,), "float32", 3)
-    r.buttons[0].click()
-    assert r.watched.log[-1].why == "cache hit (same signature as call 5)"
-    static.value = 2
-    assert r.watched.log[-1].why == "cache hit (same signature as call 1)"
-    r.buttons[1].click()  # reset: the cache starts empty
-    static.value = 3
-    assert [rec.why for rec in r.watched.log] == ["first call: nothing cached yet"]
-    static.value = 2
-    assert r.watched.log[-1].why == "static argument n: 3 -> 2"
-    assert "call 2 traced and compiled: static argument n: 3 -&gt; 2" in r.view.value
-
-
-def test_retrace_explorer_shows_only_the_last_rows():
-    r = widgets.retrace_explorer(fn=lambda x: x * 2, shapes=[(1,), (2,), (3,), (4,)], dtypes=["float32"],
-                                 script=[((n,), "float32") for n in (1, 2, 3, 4, 1, 2)], max_rows=3)
-    text = shown_text(r._html())
-    assert "6 calls, 4 traces" in text and "… 3 earlier call(s) not shown" in text
-    assert "first call" not in text and "call 6: cache hit" in text
-    assert "first call" in str(r)  # the text form keeps the whole log
-
-
-def test_a_failing_call_is_shown_not_raised():
-    def picky(x):
-        if x.ndim > 1:
-            raise ValueError("only vectors please")
-        return x
-
-    r = widgets.retrace_explorer(fn=picky, shapes=[(3,), (2, 2)], dtypes=["float32"], script=[((3,), "float32")])
-    r.widget()
-    r.controls[0].value = (2, 2)
-    assert 'data-state="error"' in r.view.value and "ValueError: only vectors please" in shown_text(r.view.value)
-    r.controls[0].value = (3,)
-    assert 'data-state="hit"' in r.view.value

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from demos._display import parse_seconds
-from demos.timing import Comparison, Timing, Verdict, compare, verdict_from_ratios
+from demos.timing import Verdict, compare, verdict_from_ratios
 
-SLIDES = Path(__file__).resolve().parents[2] / "slides"
+SLIDES = Path(__file__).resolve().parents[3] / "slides"
 
 # figure id -> (deck, baseline, {entry: the seed's figure as the deck writes it}, strings in that deck)
 HEADLINES = {
@@ -41,32 +41,17 @@ HEADLINES = {
 }
 
 
-def _timing(label: str, seconds: float, spread: float = 0.0) -> Timing:
-    times = (seconds - spread, seconds, seconds + spread)
-    return Timing(label=label, times_s=times, number=10, compile_s=None, trace_s=None, lower_s=None,
-                  xla_compile_s=None, compile_cached=None, first_call_s=seconds, first_call_compiles=0,
-                  measured_compiles=0, warmup=1, budget_s=0.3, device="cpu", backend="cpu", device_count=1,
-                  jax_version="0", jaxlib_version="0", timestamp="t", host="h", total_s=1.0)
-
-
-def _comparison(baseline: str, reference: dict, measured: dict, tolerance: float = 2.0) -> Comparison:
-    ref = {k: parse_seconds(v) for k, v in reference.items()}
-    timings = {k: _timing(k, v) for k, v in measured.items()}
-    return Comparison(timings=timings, baseline=baseline, reference=ref, reference_label="the seed",
-                      tolerance=tolerance)
-
-
 def _seconds(reference: dict) -> dict:
     return {k: parse_seconds(v) for k, v in reference.items()}
 
 
 @pytest.mark.parametrize("figure", list(HEADLINES))
-def test_matching_ratios_reproduce_on_any_machine(figure):
+def test_matching_ratios_reproduce_on_any_machine(figure, make_comparison):
     _, baseline, reference, _ = HEADLINES[figure]
     ref = _seconds(reference)
     # our machine is 37 times faster overall: absolute times differ, ratios agree
     measured = {k: v / 37 for k, v in ref.items()}
-    v = _comparison(baseline, reference, measured).verdict()
+    v = make_comparison(baseline, reference, measured).verdict()
     assert v.reproduced is True
     assert str(v).startswith("reproduced")
 
@@ -79,11 +64,11 @@ def _agreeing(figure):
 
 
 @pytest.mark.parametrize("figure", list(HEADLINES))
-def test_changing_one_reference_figure_changes_the_verdict(figure):
+def test_changing_one_reference_figure_changes_the_verdict(figure, make_comparison):
     baseline, reference, ref, measured, moved = _agreeing(figure)
     for factor in (2.5, 1 / 2.5):
         changed = dict(reference, **{moved: ref[moved] * factor})
-        v = _comparison(baseline, changed, measured).verdict()
+        v = make_comparison(baseline, changed, measured).verdict()
         assert v.reproduced is False
         text = str(v)
         assert text.startswith("not reproduced: ") and moved in text
@@ -91,15 +76,15 @@ def test_changing_one_reference_figure_changes_the_verdict(figure):
         row = next(r for r in v.rows if r.name == moved)
         assert row.apart == pytest.approx(2.5)
     # inside the tolerance it still reproduces
-    v = _comparison(baseline, dict(reference, **{moved: ref[moved] * 1.9}), measured).verdict()
+    v = make_comparison(baseline, dict(reference, **{moved: ref[moved] * 1.9}), measured).verdict()
     assert v.reproduced is True
 
 
 @pytest.mark.parametrize("figure", list(HEADLINES))
-def test_changing_one_measurement_changes_the_verdict(figure):
+def test_changing_one_measurement_changes_the_verdict(figure, make_comparison):
     baseline, reference, ref, measured, moved = _agreeing(figure)
     measured[moved] *= 3
-    v = _comparison(baseline, reference, measured).verdict()
+    v = make_comparison(baseline, reference, measured).verdict()
     assert v.reproduced is False and moved in v.reason
 
 
@@ -137,22 +122,20 @@ def test_no_reference_ratio_gives_no_verdict():
     assert v.reproduced is True and [r.name for r in v.rows] == ["b"]
 
 
-def test_verdict_is_shown_in_text_html_and_dict():
-    c = _comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.9})
+def test_verdict_is_shown_in_text_html_and_dict(make_comparison):
+    c = make_comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.9})
     assert isinstance(c.verdict(), Verdict)
     assert "not reproduced: y takes 9.00× x's time here, 2.00× in the seed" in str(c)
     html = c._repr_html_()
     assert 'class="verdict"' in html and "not reproduced" in html
     assert c.to_dict()["verdict"]["reproduced"] is False
-    from demos.extras_compact import compact
-
-    view = compact(c)
+    view = c.compact()
     assert "not reproduced" in view._repr_html_() and "not reproduced" in str(view)
 
 
-def test_noisy_rows_are_flagged_and_remeasured():
-    assert _timing("n", 1.0, spread=1.5).noisy
-    assert not _timing("q", 1.0, spread=0.1).noisy
+def test_noisy_rows_are_flagged_and_remeasured(make_timing):
+    assert make_timing("n", 1.0, spread=1.5).noisy
+    assert not make_timing("q", 1.0, spread=0.1).noisy
     calls = {"n": 0}
 
     def sometimes_slow():
@@ -161,30 +144,3 @@ def test_noisy_rows_are_flagged_and_remeasured():
 
     c = compare({"a": sometimes_slow}, budget_s=0.02, remeasure=2.0)
     assert not c["a"].noisy or any("re-measured" in n for n in c["a"].notes)
-
-
-def test_scoreboard_lists_each_figure_with_its_computed_verdict():
-    from demos.timing import scoreboard
-
-    good = _comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.2})
-    bad = _comparison("x", {"x": "1 s", "y": "2 s"}, {"x": 0.1, "y": 0.9})
-    board = scoreboard({"first": good, "second": bad})
-    rows = board.rows()
-    assert rows[0][0] == "first" and rows[0][3].startswith("reproduced")
-    assert rows[1][3].startswith("not reproduced") and "y 9.00×" in rows[1][1] and "y 2.00×" in rows[1][2]
-    assert "second: not reproduced: y takes 9.00×" in str(board)
-    assert "not reproduced" in board._repr_html_()
-    # the same measurements against a moved reference: the row's verdict follows
-    moved = _comparison("x", {"x": "1 s", "y": "9 s"}, {"x": 0.1, "y": 0.9})
-    assert scoreboard({"second": moved}).rows()[0][3].startswith("reproduced")
-
-
-def test_compare_with_a_figure_name_registers_it():
-    from demos import timing
-
-    timing.FIGURES.pop("unit test figure", None)
-    c = compare({"a": lambda: 1, "b": lambda: 2}, budget_s=0.01, reference={"a": "1 µs", "b": "1 µs"},
-                figure="unit test figure")
-    assert timing.FIGURES["unit test figure"] is c
-    assert "unit test figure" in str(timing.scoreboard())
-    timing.FIGURES.pop("unit test figure")
