@@ -81,4 +81,5 @@ class Sdist(sdist):
         copy_npm(Path(base_dir) / "node_modules")
 
 
-setup(cmdclass={"build_py": BuildPy, "sdist": Sdist})
+# setuptools' scratch folders go under build/setuptools, beside the decks' artefacts rather than among them
+setup(cmdclass={"build_py": BuildPy, "sdist": Sdist}, options={"build": {"build_base": "build/setuptools"}})

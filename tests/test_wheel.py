@@ -1,0 +1,133 @@
+"""jaxdeck as a plain wheel: built offline, installed into a fresh virtual environment, used outside the repository.
+
+The wheel is built from a copy of the working tree (nothing is written into the
+repository), installed with ``--no-deps --no-index`` into a venv made in tmp_path, and
+that venv's ``python -m jaxdeck build`` builds a deck in a folder with no slides/, no
+jupytext.toml and no repository around it. The venv gets the dependencies without a
+download: a ``.pth`` line appends the project venv's site-packages to its path (the
+``.pth`` files in there, among them the editable install's finder, are not run from an
+appended folder, so ``jaxdeck`` and ``demos`` come from the wheel), and its share/jupyter
+(nbconvert's base templates) links to the project venv's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ("jaxdeck", "demos", "themes", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md",
+           "package.json", "package-lock.json")
+SETUPTOOLS = "80.9.0"  # the build backend pinned in pyproject.toml
+
+DECK = """\
+---
+title: Installed
+---
+
+# An installed jaxdeck
+
+```python
+print("wheel" + "-ok", 6 * 7)
+```
+"""
+
+
+def run(*command, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME")}
+    env.update(PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
+    done = subprocess.run([str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{' '.join(map(str, command))} failed:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The python of a fresh venv with the wheel of this working tree installed."""
+    if metadata.version("setuptools") != SETUPTOOLS:
+        pytest.fail(f"setuptools {metadata.version('setuptools')} in the project venv; run `make setup` "
+                    f"(the dev extra pins setuptools=={SETUPTOOLS}, the build backend)")
+    tmp = tmp_path_factory.mktemp("wheel")
+    source = tmp / "src"
+    source.mkdir()
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    (source / "node_modules").symlink_to(ROOT / "node_modules")
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
+        "--wheel-dir", tmp / "dist", source, cwd=tmp)
+    wheel, = (tmp / "dist").glob("jaxdeck-*.whl")
+
+    venv = tmp / "venv"
+    run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp)
+    python = venv / "bin" / "python"
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", wheel, cwd=tmp)
+    # the dependencies, after the wheel is in (so pip never sees the project's own jaxdeck as installed)
+    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp).stdout.strip())
+    here = sysconfig.get_paths()
+    (site / "zz-project-dependencies.pth").write_text("".join(f"{p}\n" for p in dict.fromkeys((here["purelib"], here["platlib"]))))
+    (venv / "share").mkdir(exist_ok=True)
+    (venv / "share" / "jupyter").symlink_to(Path(sys.prefix) / "share" / "jupyter")
+    return python
+
+
+def test_the_wheel_carries_the_theme_and_the_front_end(installed):
+    wheel, = (installed.parents[2] / "dist").glob("jaxdeck-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in ("jaxdeck/themes/jaxdeck/index.html.j2", "jaxdeck/themes/jaxdeck/handout.html.j2",
+                 "jaxdeck/themes/jaxdeck/static/projector.css", "jaxdeck/themes/jaxdeck/static/print.css",
+                 "jaxdeck/npm/reveal.js/dist/reveal.js", "jaxdeck/npm/reveal.js/dist/theme/white.css",
+                 "jaxdeck/npm/reveal.js/package.json", "jaxdeck/npm/katex/dist/katex.min.js",
+                 "jaxdeck/npm/katex/dist/contrib/auto-render.min.js", "jaxdeck/npm/katex/LICENSE",
+                 "jaxdeck/live/labextensions/jaxdeck-live/package.json", "jaxdeck/preview/reload.js",
+                 "jaxdeck/preview/waiting.html", "demos/__init__.py"):
+        assert name in names, name
+    assert any(n.startswith("jaxdeck/npm/katex/dist/fonts/") for n in names)
+    assert not [n for n in names if n.startswith(("themes/", "node_modules/", "tests/")) or "__pycache__" in n]
+
+
+def test_the_installed_jaxdeck_builds_a_deck_in_any_folder(installed, tmp_path):
+    folder = tmp_path / "talk"
+    folder.mkdir()
+    (folder / "talk.md").write_text(DECK)
+
+    where = run(installed, "-c", "import jaxdeck, demos, jaxdeck.html.assets as a; "
+                "print(jaxdeck.__file__, demos.__file__, a.THEMES, a.NODE_MODULES, sep='\\n')", cwd=folder)
+    venv = installed.parents[1]
+    for path in where.stdout.split():
+        assert Path(path).is_relative_to(venv), where.stdout
+        assert not Path(path).is_relative_to(ROOT), where.stdout
+
+    done = run(installed, "-m", "jaxdeck", "build", "talk.md", cwd=folder)
+    assert done.stdout.strip() == "talk.md: executed 1 cell, HTML"
+    html = folder / "build" / "html" / "talk.html"
+    assert (folder / "build" / "notebooks" / "talk.ipynb").is_file()
+    assert "wheel-ok 42" in html.read_text(encoding="utf-8")
+    for asset in ("reveal.js/dist/reveal.js", "reveal.js/dist/reveal.css", "reveal.js/dist/plugin/notes.js",
+                  "katex/dist/katex.min.js", "katex/dist/fonts", "themes/projector.css"):
+        assert (html.parent / "assets" / asset).exists(), asset
+
+
+def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, tmp_path):
+    from jaxdeck.browser import find_chromium
+    from jaxdeck.errors import DeckError
+
+    try:
+        find_chromium()
+    except DeckError as missing:
+        pytest.skip(str(missing))
+    (tmp_path / "talk.md").write_text(DECK)
+    done = run(installed, "-m", "jaxdeck", "build", "--pdf", "talk.md", cwd=tmp_path)
+    assert done.stdout.strip() == "talk.md: executed 1 cell, HTML + PDF"
+    for name in ("talk.pdf", "talk-handout.pdf"):
+        assert (tmp_path / "build" / "pdf" / name).read_bytes().startswith(b"%PDF")
