@@ -33,7 +33,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
 
-__all__ = ["CellView", "cell_view", "collapsed_html", "has_myst", "live_markdown", "render"]
+__all__ = ["ADMONITIONS", "CellView", "cell_view", "collapsed_html", "has_myst", "live_markdown", "render"]
 
 # --------------------------------------------------------------------------- roles
 
@@ -375,10 +375,18 @@ def _directive_markdown(d: _Directive) -> list[str] | None:
     """The lines JupyterLab renders for a directive (None: leave the source as it is)."""
     if d.name in ADMONITIONS:
         classes, title, body = _admonition_parts(d)
+        if "dropdown" in classes:
+            return [f'<details class="{_css(classes)}"><summary class="admonition-title">'
+                    f"{_MD.renderInline(title or 'Details')}</summary>",
+                    "", *live_markdown(body).splitlines(), "", "</details>"]
         head = [f'<div class="{_css(classes)}">']
         if title:
             head.append(f'<p class="admonition-title">{_MD.renderInline(title)}</p>')
         return head + ["", *live_markdown(body).splitlines(), "", "</div>"]
+    if d.name == "dropdown":
+        return [f'<details class="{_css(["directive", "dropdown", *d.options.get("class", "").split()])}">'
+                f"<summary>{_MD.renderInline(d.argument or 'Details')}</summary>",
+                "", *live_markdown(d.body).splitlines(), "", "</details>"]
     if d.name in _MATH_DIRECTIVES:
         parts = [p.strip() for p in re.split(r"\n\s*\n", d.argument + "\n" + d.body) if p.strip()]
         lines: list[str] = []

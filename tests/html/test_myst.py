@@ -381,3 +381,12 @@ def test_css_styles_every_admonition_and_collapsed_parts():
         assert re.search(rf"\.admonition\.{name}\b", css) or name == "note", name
     for selector in (".admonition-title", "details.jd-collapsed", "border-left"):
         assert selector in css
+
+
+def test_live_markdown_dropdowns_are_details_with_markdown_bodies():
+    live = live_markdown(":::{note}\n:class: dropdown\nA **hidden** note.\n:::\n\n```{dropdown} More\nExtra *text*.\n```\n")
+    html = commonmark(live)
+    assert html.startswith('<details class="admonition note dropdown"><summary class="admonition-title">Note</summary>\n'
+                           "<p>A <strong>hidden</strong> note.</p>\n</details>\n")
+    assert '<details class="directive dropdown"><summary>More</summary>\n<p>Extra <em>text</em>.</p>\n</details>' in html
+    assert html.count("<details") == render(":::{note}\n:class: dropdown\nx\n:::\n\n```{dropdown} More\ny\n```\n").count("<details")
