@@ -2,7 +2,7 @@
 
 The exported HTML deck is opened in headless Chromium at the deck's size
 (1280x720 unless the header says otherwise). Every slide is shown with all its
-fragments visible and measured; together with the executed notebook this reports:
+fragments visible and measured (by the theme's ``scripts/check-*.js`` and ``static/check.css``); together with the executed notebook this reports:
 
 - ``overflow``: content beyond the slide frame (how many pixels, down or right);
 - ``code-width``: code lines wider than their frame (cut or scrolled on stage);
@@ -22,74 +22,26 @@ import nbformat
 
 from jaxdeck.browser import chromium, open_deck
 from jaxdeck.errors import DeckError, display_path
+from jaxdeck.html.assets import THEMES
+from jaxdeck.options import DeckOptions
 from jaxdeck.read.source import round_trip_difference
 from jaxdeck.read.structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count
 
-DEFAULT_BUDGET_S = 2.0
 SLOW_TAG = "slow"
 #: overflow smaller than this (sub-pixel rounding, borders) is not worth a report
 TOLERANCE_PX = 2
 
 KINDS = ("overflow", "code-width", "notes", "budget", "image")
 
+#: the browser scripts and stylesheet the check runs in the deck's page (the theme's, beside the print view's)
+SCRIPTS = THEMES / "jaxdeck" / "scripts"
 #: every fragment shown, as the audience sees a slide at its end; no chrome in the way
-SHOW_ALL_CSS = """
-.reveal .slides section .fragment { opacity: 1 !important; visibility: inherit !important; transform: none !important; }
-"""
+SHOW_ALL_CSS = THEMES / "jaxdeck" / "static" / "check.css"
 
-SLIDES_JS = """() => Reveal.getSlides().map(s => {
-  const i = Reveal.getIndices(s);
-  return [parseInt(s.getAttribute('data-jd-slide') || '0'), i.h, i.v || 0];
-})"""
 
-MEASURE_JS = """([h, v, width, height]) => {
-  Reveal.slide(h, v);
-  const section = Reveal.getCurrentSlide();
-  const frame = document.querySelector('.reveal .slides').getBoundingClientRect();
-  const scale = Reveal.getScale() || 1;
-  const x = r => (r - frame.left) / scale, y = r => (r - frame.top) / scale;
-  let bottom = 0, right = 0;
-  const inPre = el => !!el.closest('pre');
-  for (const el of [section, ...section.querySelectorAll('*')]) {
-    const style = getComputedStyle(el);
-    if (style.display === 'none' || style.visibility === 'hidden' || el.closest('aside.notes')) continue;
-    if (el.ownerSVGElement) continue;  // an SVG's inner shapes are clipped by the SVG itself
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    // what an ancestor clips (overflow hidden/auto/scroll, e.g. KaTeX's glyphs) is not on the slide
-    let b = r.bottom, rt = r.right;
-    for (let a = el.parentElement; a && a !== section.parentElement; a = a.parentElement) {
-      const o = getComputedStyle(a);
-      const ar = a.getBoundingClientRect();
-      if (o.overflowY !== 'visible') b = Math.min(b, ar.bottom);
-      if (o.overflowX !== 'visible') rt = Math.min(rt, ar.right);
-    }
-    bottom = Math.max(bottom, y(b));
-    if (!inPre(el)) right = Math.max(right, x(rt));
-  }
-  const code = [];
-  for (const pre of section.querySelectorAll('pre')) {
-    if (pre.closest('aside.notes')) continue;
-    const r = pre.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) continue;
-    const left = x(r.left);
-    const visible = Math.min(pre.clientWidth, width - left);
-    const wider = pre.scrollWidth - visible;
-    if (wider > 0) {
-      const lines = pre.innerText.split('\\n');
-      const longest = lines.reduce((a, b) => (b.length > a.length ? b : a), '');
-      const chars = pre.scrollWidth > 0 ? longest.length * visible / pre.scrollWidth : longest.length;
-      const over = lines.filter(l => l.length > chars + 0.5).length;
-      code.push([Math.round(wider), over, longest.trim().slice(0, 40)]);
-    }
-  }
-  return {bottom: Math.round(bottom - height), right: Math.round(right - width), code: code};
-}"""
-
-IMAGES_JS = """() => [...document.images].filter(i => !i.complete || i.naturalWidth === 0).map(i => {
-  const s = i.closest('section[data-jd-slide]');
-  return [s ? parseInt(s.getAttribute('data-jd-slide')) : 0, i.getAttribute('src') || ''];
-})"""
+def script(name: str) -> str:
+    """The source of one of the check's browser scripts (``themes/jaxdeck/scripts/NAME``)."""
+    return (SCRIPTS / name).read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -122,7 +74,7 @@ def slide_lines(nb: nbformat.NotebookNode) -> dict[int, int]:
 
 
 def budget_of(nb: nbformat.NotebookNode) -> float:
-    return float((nb.metadata.get("jaxdeck", {}) or {}).get("budget_s", DEFAULT_BUDGET_S))
+    return float(DeckOptions.of(nb).budget_s)
 
 
 def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
@@ -154,17 +106,17 @@ def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
 
 def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser) -> list[Problem]:
     """What the deck looks like in Chromium: overflow, wide code, broken images."""
-    options = nb.metadata.get("jaxdeck", {}) or {}
-    width, height = int(options.get("width", 1280)), int(options.get("height", 720))
+    width, height = DeckOptions.of(nb).size
     lines = slide_lines(nb)
     problems = []
     failed: list[str] = []
     with open_deck(browser, html, width=width, height=height) as (page, _requests):
         page.on("requestfailed", lambda r: failed.append(r.url))
-        page.add_style_tag(content=SHOW_ALL_CSS)
+        page.add_style_tag(content=SHOW_ALL_CSS.read_text(encoding="utf-8"))
         page.evaluate("document.fonts.ready.then(() => true)")
-        for number, h, v in page.evaluate(SLIDES_JS):
-            found = page.evaluate(MEASURE_JS, [h, v, width, height])
+        measure = script("check-measure.js")
+        for number, h, v in page.evaluate(script("check-slides.js")):
+            found = page.evaluate(measure, [h, v, width, height])
             where = dict(path=str(deck), line=lines.get(number))
             over = [(found["bottom"], "below"), (found["right"], "to the right of")]
             spill = [f"{px} px {side}" for px, side in over if px > TOLERANCE_PX]
@@ -175,7 +127,7 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
                 if px > TOLERANCE_PX:
                     problems.append(Problem(number, "code-width", f"{max(count, 1)} code line(s) wider than the frame "
                                             f"by {px} px (e.g. '{text}'); break the line or shorten it", **where))
-        for number, src in page.evaluate(IMAGES_JS):
+        for number, src in page.evaluate(script("check-images.js")):
             problems.append(Problem(number or None, "image", f"image '{src}' failed to load; check its path "
                                     "(relative to the deck)", str(deck), lines.get(number)))
     return problems

@@ -1,7 +1,7 @@
 """Stage 4: an exported HTML deck -> PDF slides and a PDF handout, printed by a real Chromium.
 
 ``build/pdf/NAME.pdf`` is reveal.js's own print view (``?print-pdf``) printed at
-1280x720 px: one page per slide, every fragment shown, outputs as in the HTML
+the deck's size (1280x720 px unless its header says otherwise): one page per slide, every fragment shown, outputs as in the HTML
 deck (widgets as their static fallback, which the HTML export already keeps).
 Nothing is cut silently: long code lines wrap (themes/jaxdeck/static/print.css)
 and a slide taller or wider than its page is scaled down to fit (``jaxdeck check``
@@ -15,14 +15,16 @@ extractor reads them, in order). Page headers carry the deck title and page numb
 each slide's page starts with its slide number.
 
 The same browser page produces both files: the print view is laid out once,
-printed as slides, then restyled as the handout and printed again.
+printed as slides, then restyled as the handout and printed again. The scripts it runs
+there are the theme's (``themes/jaxdeck/scripts/*.js``), the handout's HTML comes from
+the macros of ``themes/jaxdeck/handout.html.j2``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import html as html_lib
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -35,12 +37,15 @@ from jaxdeck.atomic import write_bytes
 from jaxdeck.browser import chromium
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
+from jaxdeck.options import DeckOptions
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 THEME = THEMES / "jaxdeck"
 PRINT_CSS = THEME / "static" / "print.css"
 HANDOUT_CSS = THEME / "static" / "handout.css"
 HANDOUT_TEMPLATE = THEME / "handout.html.j2"
+#: the scripts the print view runs (Playwright evaluates each file's one function)
+SCRIPTS = THEME / "scripts"
 
 #: reveal.js reads query parameters as configuration: one page per slide, no margin,
 #: all fragments on that one page, no notes on the slide pages
@@ -51,38 +56,24 @@ SCREEN_MARGIN = 0.04
 
 _notes_markdown = MarkdownIt("commonmark")
 
-#: shrink every printed slide whose content is larger than its page (never clip it)
-FIT_PAGES_JS = """
-([width, height, margin]) => {
-  // as on screen: the slide frame sits inside a margin of `margin` (reveal's default 0.04);
-  // content larger than the frame is scaled down until it fits (never clipped)
-  const base = 1 / (1 + margin);
-  const scaled = [];
-  document.querySelectorAll('.reveal .slides .pdf-page > section').forEach((section, index) => {
-    // zoom, not transform: print fragmentation follows layout, and a transformed slide
-    // taller than its page would still be cut at the page's edge
-    section.style.removeProperty('zoom');
-    const h = Math.max(section.scrollHeight, section.offsetHeight);
-    const w = Math.max(section.scrollWidth, section.offsetWidth);
-    const fit = Math.min(1, height / h, width / w);
-    const s = base * fit;
-    section.style.setProperty('zoom', s.toFixed(4));
-    section.style.setProperty('left', ((width - width * s) / 2 / s).toFixed(2) + 'px', 'important');
-    section.style.setProperty('top', ((height * (1 - base) / 2) / s).toFixed(2) + 'px', 'important');
-    if (fit < 0.999) scaled.push([index + 1, fit]);
-  });
-  return scaled;
-}
-""".strip()
 
-PRINT_READY_JS = """() => window.Reveal && document.querySelectorAll('.reveal .slides .pdf-page').length > 0
-      && !document.querySelector('.loading-scroll-mode')
-"""
+
+def script(name: str) -> str:
+    """The source of one of the theme's browser scripts (``themes/jaxdeck/scripts/NAME``)."""
+    return (SCRIPTS / name).read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What :func:`export_pdfs` printed: the files it wrote, and the seconds of each step
+    (``slides`` and ``handout`` for the PDFs it printed, ``total`` for the whole call, page set-up included)."""
+
+    paths: list[Path]
+    seconds: dict[str, float]
 
 
 def slide_size(nb: nbformat.NotebookNode) -> tuple[int, int]:
-    options = nb.metadata.get("jaxdeck", {}) or {}
-    return int(options.get("width", 1280)), int(options.get("height", 720))
+    return DeckOptions.of(nb).size
 
 
 @contextlib.contextmanager
@@ -95,7 +86,7 @@ def _browser(browser=None) -> Iterator[object]:
 
 
 @contextlib.contextmanager
-def print_view(browser, html: str | Path, width: int = 1280, height: int = 720) -> Iterator[object]:
+def print_view(browser, html: str | Path, width: int = DeckOptions.width, height: int = DeckOptions.height) -> Iterator[object]:
     """A page showing the deck in reveal.js's print view, laid out and fitted, ready to print."""
     html = Path(html)
     if not html.is_file():
@@ -103,10 +94,10 @@ def print_view(browser, html: str | Path, width: int = 1280, height: int = 720) 
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
         page.goto(html.resolve().as_uri() + PRINT_QUERY, wait_until="load")
-        page.wait_for_function(PRINT_READY_JS, timeout=20000)
+        page.wait_for_function(script("print-ready.js"), timeout=20000)
         page.add_style_tag(content=PRINT_CSS.read_text(encoding="utf-8"))
         page.evaluate("document.fonts.ready.then(() => true)")
-        page.evaluate(FIT_PAGES_JS, [width, height, SCREEN_MARGIN])
+        page.evaluate(script("fit-pages.js"), [width, height, SCREEN_MARGIN])
         yield page
     finally:
         page.close()
@@ -122,9 +113,9 @@ def render_notes(texts: list[str]) -> str:
 
 
 def title_metadata(nb: nbformat.NotebookNode, source: str) -> list[tuple[str, str]]:
-    options = nb.metadata.get("jaxdeck", {}) or {}
-    rows = [(label, str(options[key])) for key, label in
-            (("author", "Author"), ("date", "Date"), ("venue", "Venue")) if options.get(key)]
+    options = DeckOptions.of(nb)
+    rows = [(label, str(getattr(options, key))) for key, label in
+            (("author", "Author"), ("date", "Date"), ("venue", "Venue")) if getattr(options, key)]
     rows.append(("Slides", str(slide_count(nb))))
     rows.append(("Source", source))
     return rows
@@ -151,62 +142,32 @@ def provenance_rows(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
     return rows
 
 
+def _handout_macros():
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEME)), autoescape=False)
+    return environment.get_template(HANDOUT_TEMPLATE.name).module
+
+
 def header_template(title: str) -> str:
-    style = "font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 8px; color: #555; width: 100%; margin: 0 16mm;"
-    return (f'<div style="{style} display: flex; justify-content: space-between;">'
-            f'<span>{html_lib.escape(title)}</span>'
-            '<span>page <span class="pageNumber"></span> / <span class="totalPages"></span></span></div>')
-
-
-#: turn the laid-out print view into the handout: a title page first, then per slide
-#: a heading, the slide itself (live text, vector) shrunk to the paper's width, its notes
-HANDOUT_JS = """
-({front, labels, notes}) => {
-  document.documentElement.classList.add('jd-handout');
-  const pages = [...document.querySelectorAll('.reveal .slides .pdf-page')];
-  pages.forEach((page, i) => {
-    const head = document.createElement('div');
-    head.className = 'jd-slide-head';
-    head.innerHTML = labels[i] || '';
-    const body = document.createElement('div');
-    body.className = 'jd-notes';
-    body.innerHTML = notes[i] || '<p class="jd-no-notes">(no notes for this slide)</p>';
-    const frame = document.createElement('div');
-    frame.className = 'jd-frame';
-    page.parentNode.insertBefore(head, page);
-    page.parentNode.insertBefore(frame, page);
-    frame.appendChild(page);
-    frame.parentNode.insertBefore(body, frame.nextSibling);
-    head.classList.add('jd-break');
-  });
-  const title = document.createElement('div');
-  title.className = 'jd-title-page';
-  title.innerHTML = front;
-  document.querySelector('.reveal .slides').prepend(title);
-  return pages.length;
-}
-""".strip()
+    """Chromium's page header for the handout: the title left, the page number right."""
+    return str(_handout_macros().page_header(title))
 
 
 def handout_parts(nb: nbformat.NotebookNode, pages: int, source: str) -> dict:
-    """The handout's title page, per-slide headings and rendered notes (HTML strings)."""
-    options = nb.metadata.get("jaxdeck", {}) or {}
-    title = options.get("title") or Path(source).stem
+    """The handout's title page, per-slide headings and notes, as HTML from the macros of handout.html.j2."""
+    options = DeckOptions.of(nb)
+    title = options.title_for(source)
     notes = notes_by_slide(nb)
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEME)), autoescape=False)
-    front = environment.get_template(HANDOUT_TEMPLATE.name).render(
-        title=title, options=options, metadata=title_metadata(nb, source), provenance=provenance_rows(nb),
-        count=pages, source=source)
-    escaped = html_lib.escape(title)
-    labels = [f"<span><strong>Slide {k}</strong> / {pages}</span><span>{escaped}</span>" for k in range(1, pages + 1)]
-    return {"front": front, "labels": labels, "notes": [render_notes(notes.get(k, [])) for k in range(1, pages + 1)]}
+    macros = _handout_macros()
+    front = macros.front(title, options.subtitle, title_metadata(nb, source), provenance_rows(nb), pages, source)
+    return {"front": str(front),
+            "labels": [str(macros.slide_head(k, pages, title)) for k in range(1, pages + 1)],
+            "notes": [str(macros.notes(render_notes(notes.get(k, [])))) for k in range(1, pages + 1)]}
 
 
 def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str) -> bytes:
     """The A4 handout, printed from the same laid-out print view as the slides PDF."""
-    options = nb.metadata.get("jaxdeck", {}) or {}
-    title = options.get("title") or Path(source).stem
-    page.evaluate(HANDOUT_JS, handout_parts(nb, page_count(page), source))
+    title = DeckOptions.of(nb).title_for(source)
+    page.evaluate(script("handout.js"), handout_parts(nb, page_count(page), source))
     page.add_style_tag(content=HANDOUT_CSS.read_text(encoding="utf-8"))
     return page.pdf(format="A4", print_background=True, display_header_footer=True, prefer_css_page_size=False,
                     header_template=header_template(f"{title} (handout)"), footer_template="<span></span>",
@@ -214,13 +175,13 @@ def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str) -> byt
 
 
 def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser=None,
-                timings: dict | None = None, parts: tuple[str, ...] = ("pdf", "handout")) -> list[Path]:
-    """Write ``outputs.pdf`` (slides, 16:9) and ``outputs.handout`` (A4) atomically; return the paths written.
+                parts: tuple[str, ...] = ("pdf", "handout")) -> Printed:
+    """Write ``outputs.pdf`` (slides, 16:9) and ``outputs.handout`` (A4) atomically; return what was printed.
 
     ``browser`` is an already started Playwright Browser (``jaxdeck.browser.chromium()``),
     shared by several decks; without one a browser is started for this call.
     ``parts`` names the PDFs to print (``"pdf"``, ``"handout"``): a build reprints only those out of date.
-    ``timings``, when given, receives the seconds of each step (slides, handout, total).
+    The :class:`Printed` it returns holds the paths written and the seconds of each step.
     """
     width, height = slide_size(nb)
     clock = time.perf_counter()
@@ -245,6 +206,4 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
                 steps["handout"] = time.perf_counter() - mark
     written = [write_bytes(getattr(outputs, kind), data) for kind, data in printed.items()]
     steps["total"] = time.perf_counter() - clock
-    if timings is not None:
-        timings.update({k: round(v, 3) for k, v in steps.items()})
-    return written
+    return Printed(written, {k: round(v, 3) for k, v in steps.items()})

@@ -10,8 +10,12 @@ from __future__ import annotations
 import queue
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jaxdeck.decks import Outputs
+
+if TYPE_CHECKING:  # the export module (and Playwright) is imported when a printer starts
+    from jaxdeck.pdf.export import Printed
 
 
 class BackgroundPrinter:
@@ -34,19 +38,19 @@ class BackgroundPrinter:
         try:
             with chromium() as browser:
                 while (job := self._jobs.get()) is not None:
-                    nb, html, outputs, timings, parts, answer = job
+                    nb, html, outputs, parts, answer = job
                     try:
-                        answer.put((True, export_pdfs(nb, html, outputs, browser=browser, timings=timings, parts=parts)))
+                        answer.put((True, export_pdfs(nb, html, outputs, browser=browser, parts=parts)))
                     except BaseException as err:  # handed to the caller's thread
                         answer.put((False, err))
         except BaseException as err:  # no browser: every job gets the reason
             while (job := self._jobs.get()) is not None:
                 job[-1].put((False, err))
 
-    def print_pdfs(self, nb, html: Path, outputs: Outputs, timings: dict | None = None,
-                   parts: tuple[str, ...] = ("pdf", "handout")) -> list[Path]:
+    def print_pdfs(self, nb, html: Path, outputs: Outputs, parts: tuple[str, ...] = ("pdf", "handout")) -> Printed:
+        """``export_pdfs`` in the printer's browser: the paths written and the seconds of each step."""
         answer: queue.Queue = queue.Queue(maxsize=1)
-        self._jobs.put((nb, html, outputs, timings, parts, answer))
+        self._jobs.put((nb, html, outputs, parts, answer))
         ok, value = answer.get()
         if not ok:
             raise value

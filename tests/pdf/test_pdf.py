@@ -13,7 +13,8 @@ from markdown_it import MarkdownIt
 from conftest import DECKS, ROOT, deck_id
 from jaxdeck.build import build_deck
 from jaxdeck.decks import Outputs
-from jaxdeck.pdf.export import export_pdfs
+from jaxdeck.errors import DeckError
+from jaxdeck.pdf.export import Printed, export_pdfs
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -93,13 +94,16 @@ def small(tmp_path_factory, browser):
     root = tmp_path_factory.mktemp("pdf-build")
     outputs = build_deck(FIXTURES / "pdf_small.md", root)
     nb = nbformat.read(outputs.notebook, as_version=4)
-    paths = export_pdfs(nb, outputs.html, outputs, browser=browser)
-    return nb, outputs, paths
+    printed = export_pdfs(nb, outputs.html, outputs, browser=browser)
+    return nb, outputs, printed
 
 
 def test_export_writes_both_pdfs(small, tmp_path):
-    nb, outputs, paths = small
-    assert paths == [outputs.pdf, outputs.handout]
+    nb, outputs, printed = small
+    assert isinstance(printed, Printed) and printed.paths == [outputs.pdf, outputs.handout]
+    assert set(printed.seconds) == {"slides", "handout", "total"}
+    assert all(seconds >= 0 for seconds in printed.seconds.values())
+    assert printed.seconds["total"] >= printed.seconds["slides"] + printed.seconds["handout"] - 0.002
     assert slide_count(nb) == 4
     assert_pdfs(nb, outputs, tmp_path)
 
@@ -138,8 +142,17 @@ def test_failed_export_keeps_previous_pdfs(small, browser):
     nb, outputs, _ = small
     before = outputs.pdf.read_bytes()
     broken = outputs.html.with_name("missing.html")
-    with pytest.raises(Exception):
+    with pytest.raises(DeckError, match="no HTML deck to print") as caught:
         export_pdfs(nb, broken, outputs, browser=browser)
+    assert caught.value.path == str(broken) and "make slides" in str(caught.value)
+    assert outputs.pdf.read_bytes() == before
+
+
+def test_only_the_parts_asked_for_are_printed(small, browser):
+    nb, outputs, _ = small
+    before = outputs.pdf.read_bytes()
+    printed = export_pdfs(nb, outputs.html, outputs, browser=browser, parts=("handout",))
+    assert printed.paths == [outputs.handout] and set(printed.seconds) == {"handout", "total"}
     assert outputs.pdf.read_bytes() == before
 
 

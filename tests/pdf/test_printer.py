@@ -10,6 +10,7 @@ import pytest
 from jaxdeck.build import build
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
+from jaxdeck.pdf.export import Printed
 from jaxdeck.pdf.printer import BackgroundPrinter
 
 DECK = "# Printed\n\nNote: title notes\n\n---\n\n## Two\n\n```python\n6 * 7\n```\n\nNote: second notes\n"
@@ -28,3 +29,15 @@ def test_an_error_in_the_printer_thread_reaches_the_caller(tmp_path):
         outputs = Outputs(tmp_path / "missing.md", tmp_path / "build")
         with pytest.raises(DeckError, match="no HTML deck to print"):
             printer.print_pdfs(nbformat.v4.new_notebook(), Path(tmp_path / "missing.html"), outputs)
+
+
+def test_print_pdfs_returns_the_paths_and_seconds_of_what_it_printed(write_deck, tmp_path):
+    deck = write_deck(DECK)
+    build([deck], tmp_path / "build")
+    outputs = Outputs(deck, tmp_path / "build")
+    nb = nbformat.read(outputs.notebook, as_version=4)
+    with BackgroundPrinter() as printer:
+        printed = printer.print_pdfs(nb, outputs.html, outputs, parts=("pdf",))
+    assert isinstance(printed, Printed)
+    assert printed.paths == [outputs.pdf] and set(printed.seconds) == {"slides", "total"}
+    assert outputs.pdf.read_bytes().startswith(b"%PDF") and not outputs.handout.exists()
