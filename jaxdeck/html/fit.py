@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable, Sequence
 import nbformat
 from markdown_it import MarkdownIt
 
+from jaxdeck.html.myst import cell_view
 from jaxdeck.read.structure import CONTINUE, NOTES, SKIP, SLIDE, SUBSLIDE
 
 #: the browser side of ``measure``, shipped beside this module (package data: jaxdeck/html/fit.js)
@@ -45,8 +46,6 @@ TOLERANCE_PX = 1.0
 
 #: top-level blocks that render nothing: they travel with the block after them
 _INVISIBLE = frozenset({"myst_target", "myst_line_comment", "myst_block_break"})
-
-_REMOVE_TAGS = frozenset({"remove-cell", "remove_cell"})
 
 
 # ------------------------------------------------------------------------------ records
@@ -157,16 +156,9 @@ def _set_kind(cell, kind: str) -> None:
         cell.metadata["slideshow"] = dict(cell.metadata["slideshow"] or {}, slide_type=kind)
 
 
-def _removed(cell) -> bool:
-    tags = cell.metadata.get("tags") or []
-    if isinstance(tags, str):
-        tags = [tags]
-    return bool({str(t).strip().lower() for t in tags} & _REMOVE_TAGS)
-
-
 def is_piece(cell) -> bool:
     """Whether a cell is shown on a slide as content a cut may fall before."""
-    return (cell.cell_type in ("markdown", "code") and bool(cell.source.strip()) and not _removed(cell)
+    return (cell.cell_type in ("markdown", "code") and bool(cell.source.strip()) and not cell_view(cell).removed
             and _kind(cell) not in (NOTES, SKIP) and not _info(cell).get("in_columns"))
 
 
@@ -230,7 +222,7 @@ def explode(cell) -> list:
         if "line" in info:
             info["line"] = info["line"] + start
         if number:
-            for key in ("marker", "column_start", "title"):
+            for key in ("marker", "column_start"):
                 info.pop(key, None)
             _set_kind(piece, CONTINUE)
         piece["id"] = cell.get("id")

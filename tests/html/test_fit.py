@@ -10,8 +10,8 @@ import nbformat
 import pytest
 
 from jaxdeck.html import myst
-from jaxdeck.html.fit import (CONTINUED, CellBox, SlideFill, cell_ids, explode, fit, fit_in_browser, is_piece,
-                              measure_page)
+from jaxdeck.html.fit import (CONTINUED, CellBox, SlideFill, cell_ids, explode, fills_from_page, fit, fit_in_browser,
+                              is_piece, measure_page)
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.read.structure import NOTES, SLIDE, SUBSLIDE
 
@@ -211,6 +211,23 @@ def test_speaker_notes_stay_whole_and_with_the_section(write_deck):
 
 # ---------------------------------------------------------------------- a real browser
 
+def test_the_page_names_cells_by_index_or_by_id():
+    found = [{"index": 0, "available": 700, "cells": [{"cell": 3, "id": None, "top": 1, "bottom": 2},
+                                                       {"cell": None, "id": "cell-007", "top": 2, "bottom": 9},
+                                                       {"cell": None, "id": "unknown", "top": 9, "bottom": 10}]}]
+    assert fills_from_page(found, {"cell-007": 5}) == [SlideFill(0, 700.0, (CellBox(3, 1.0, 2.0), CellBox(5, 2.0, 9.0)))]
+
+
+def test_a_page_without_cell_markup_is_an_error_not_a_silent_no_op(write_deck, monkeypatch):
+    from jaxdeck.html import fit as module
+
+    monkeypatch.setattr(module, "measure_page", lambda *args: [SlideFill(0, 720.0, ())])
+    nb = deck_to_notebook(write_deck("## Heading\n\n" + paragraphs(3)))
+    with pytest.raises(RuntimeError, match="data-jd-cell"):
+        fit_in_browser(nb, lambda candidate: "deck.html", browser=None, size=(1280, 720))
+
+
+@pytest.mark.browser
 def test_a_tutorial_without_markers_fits_in_chromium(tmp_path, browser):
     from jaxdeck.check.deck import browser_problems
     from jaxdeck.html.export import export_html
@@ -241,9 +258,9 @@ def test_a_tutorial_without_markers_fits_in_chromium(tmp_path, browser):
     # every slide after a cut opens with its section's heading, marked as continued
     headings = [fitted.cells[f.cells[0].cell].source for f in fills]
     assert "## Tracing a function" + CONTINUED in headings and "## Compiling with XLA" + CONTINUED in headings
-    # nothing lost, nothing split: each code cell whole, each paragraph once
+    # nothing lost, nothing split: each code cell whole, each paragraph once, in order
     assert [c.source for c in fitted.cells if c.cell_type == "code"] == [c.source for c in nb.cells if c.cell_type == "code"]
-    text = "\n".join(c.source for c in fitted.cells if c.cell_type == "markdown")
-    for paragraph in (p for c in nb.cells if c.cell_type == "markdown" for p in c.source.split("\n\n")):
-        assert text.count(paragraph) == (1 if not paragraph.startswith("#") else text.count(paragraph))
+    blocks = [b for c in nb.cells if c.cell_type == "markdown" for b in c.source.split("\n\n")]
+    kept = [c.source for c in fitted.cells if c.cell_type == "markdown" and not c.source.endswith(CONTINUED)]
+    assert kept == blocks
     assert deck.read_bytes() == source and nb == before
