@@ -7,11 +7,14 @@ derives from it (cells split at ``---``/``--``/``. . .``/``|||``/``Note:``, RISE
 build (``BUILD_DIR/notebooks/NAME.ipynb``) put back into the code cells whose source
 is unchanged, so demos that are not re-run still show their result.
 
-``save`` is jupytext's: the notebook is written with plain ``jupytext.writes`` and the
-repository's jupytext configuration. The derived metadata is dropped by the filters
-the notebook carries (``metadata.jupytext``), and the split cells keep the blank lines
-between them (``lines_to_next_cell``), so the deck on disk changes only where a cell
-was edited. Outputs are never written into the Markdown.
+``save`` is jupytext's: the notebook is written with plain ``jupytext.writes``, in the
+deck's own format (jupytext Markdown, MyST...) and with the repository's jupytext
+configuration (:func:`jaxdeck.read.source.write_back`, the same the round-trip check uses).
+The derived metadata is dropped by the filters the notebook carries, the split cells keep
+the blank lines between them (``lines_to_next_cell``), and the header keeps what it holds
+(the kernel the live talk runs and jupytext's version line are the file's, not the
+session's), so the deck on disk changes only where a cell was edited. Outputs are never
+written into the Markdown.
 
 This module runs inside the Jupyter server only; like all of jaxdeck it never imports JAX.
 """
@@ -32,6 +35,7 @@ from jaxdeck.decks import NOT_DECKS
 from jaxdeck.errors import DeckError
 from jaxdeck.html.export import reveal_config
 from jaxdeck.html.layout import byline, provenance_line, static_outputs
+from jaxdeck.read.source import write_back
 from jaxdeck.read.structure import NOTE_PREFIX, NOTES
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -127,6 +131,27 @@ def drop_live_view(nb: dict) -> None:
             metadata.pop("rise")
 
 
+#: notebook metadata the live kernel sets (JupyterLab writes the running kernel's) that a save gives back
+KERNEL_KEYS = ("kernelspec", "language_info")
+
+
+def restore_kernel_metadata(nb: dict) -> None:
+    """Put back the deck's own ``kernelspec``/``language_info``, or none (on the JSON model a save receives).
+
+    A MyST header's ``kernelspec`` is written as the deck had it, and a kernel's
+    ``language_info`` never turns ``{code-cell}`` into ``{code-cell} ipython3``.
+    """
+    metadata = nb.get("metadata", {})
+    kept = (metadata.get(LIVE_KEY) or {}).get("kernel_metadata")
+    if kept is None:
+        return
+    for key in KERNEL_KEYS:
+        if key in kept:
+            metadata[key] = kept[key]
+        else:
+            metadata.pop(key, None)
+
+
 def live_css(theme: str) -> str:
     """The stylesheet RISE asks for beside a deck: the deck's theme, then the live-only rules."""
     static = THEMES / "jaxdeck" / "static"
@@ -196,9 +221,11 @@ class DeckContentsManager(TextFileContentsManager):
     def deck_notebook(self, path: str) -> nbformat.NotebookNode:
         os_path = Path(self._get_os_path(path.strip("/")))
         try:
-            nb = deck_to_notebook(os_path)
+            nb = deck_to_notebook(os_path, build=Path(self.root_dir) / self.build_dir)
         except DeckError as err:
             raise HTTPError(400, str(err)) from None
+        # the deck's own, before the build's and the live kernel's replace them (put back on save)
+        header_kernel = {key: nb.metadata[key] for key in KERNEL_KEYS if key in nb.metadata}
         built = None
         built_path = Path(self.root_dir) / self.build_dir / "notebooks" / f"{os_path.stem}.ipynb"
         if built_path.is_file():
@@ -221,6 +248,7 @@ class DeckContentsManager(TextFileContentsManager):
                         nb.metadata[key] = built.metadata[key]
         hide_markers(nb)
         live_view(nb, built)
+        nb.metadata[LIVE_KEY]["kernel_metadata"] = header_kernel
         nb.metadata.setdefault("kernelspec", dict(KERNELSPEC))
         if nb.metadata["kernelspec"].get("name") != "python3":
             # the build's own kernel name (e.g. 'jaxdeck') is not installed in Jupyter:
@@ -241,5 +269,9 @@ class DeckContentsManager(TextFileContentsManager):
     def save(self, model, path=""):
         if model.get("type") == "notebook" and model.get("content") is not None and self.is_deck(path):
             restore_markers(model["content"])
+            restore_kernel_metadata(model["content"])
             drop_live_view(model["content"])
+            # written as jupytext's contents manager writes a text notebook, in the deck's own format
+            text = write_back(nbformat.from_dict(model["content"]), Path(self._get_os_path(path.strip("/"))))
+            model = {**model, "type": "file", "format": "text", "content": text}
         return super().save(model, path)

@@ -1,8 +1,8 @@
 """Stage 1, read: a Markdown deck -> a slideshow notebook (jupytext reads it, markers become slides).
 
-``source`` checks the file and reads it with jupytext; ``markers`` is the one codec for the
-slide markers (split, strip, restore) that the build, the HTML and the live talk share;
-``structure`` turns the markers into slide types.
+``source`` checks the file, reads it with jupytext in the format it is written in (jupytext
+Markdown, MyST...) and records how to write it back; ``images`` caches remote images in the
+build folder; ``structure`` turns the markers (or headings) into slide types.
 """
 
 from __future__ import annotations
@@ -10,10 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def deck_to_notebook(path: str | Path):
-    """The deck at ``path`` as a notebook whose cells carry RISE slideshow metadata."""
+def deck_to_notebook(path: str | Path, build: str | Path | None = None):
+    """The deck at ``path`` as a notebook whose cells carry RISE slideshow metadata.
+
+    ``build``: the build folder whose ``images/`` caches the deck's remote images (``build/``).
+    """
     from jaxdeck.read.source import read_notebook
     from jaxdeck.read.structure import derive
 
-    nb, lines = read_notebook(path)
+    nb, lines = read_notebook(path, build)
     return derive(nb, lines, path)

@@ -3,6 +3,14 @@
 Everything a user can get wrong in the file itself (encoding, an empty file, an
 unclosed fence, a broken YAML header or fence metadata, a missing image) is
 reported here as a DeckError naming the file and line, before any kernel starts.
+
+A file is read in the format it is written in (:func:`file_format`: the header's
+``format_name``, else jupytext's own guess), so a MyST notebook or a jupytext Markdown
+notebook with a ``jupytext:``/``kernelspec:`` header is a deck too. The notebook records
+how to write it back byte for byte (:func:`write_format`, :func:`write_back`): a plain
+deck with the repository's jupytext configuration as before; a file whose header holds
+more than the deck options with a notebook metadata filter that keeps exactly the
+header's keys.
 """
 
 from __future__ import annotations
@@ -14,10 +22,14 @@ import jupytext
 import nbformat
 import yaml
 from jupytext.config import JupytextConfiguration, find_jupytext_configuration_file, load_jupytext_configuration_file
+from jupytext.formats import guess_format, read_format_from_metadata
+from jupytext.metadata_filter import metadata_filter_as_dict
 from markdown_it import MarkdownIt
 
-from jaxdeck.html.assets import known_themes
+from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
+from jaxdeck.html.assets import known_themes
+from jaxdeck.options import TYPES
 
 #: The jupytext settings decks are written with; `jupytext.toml` at the
 #: repository root holds the same values (a test keeps them equal).
@@ -28,11 +40,7 @@ DEFAULT_JUPYTEXT_CONFIG = {
 NO_CELL_METADATA = "-all"
 
 #: Deck options allowed under `jupyter: jaxdeck:` in the YAML header.
-DECK_OPTIONS = {
-    "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
-    "theme": str, "transition": str, "width": int, "height": int,
-    "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
-}
+DECK_OPTIONS = TYPES
 
 _markdown = MarkdownIt("commonmark")
 
@@ -159,8 +167,17 @@ def _check_fence_metadata(path: Path, line: int, meta: str) -> None:
                         'write key=value pairs with JSON values, e.g. tags=["slow"] timeout=120')
 
 
-def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int]) -> None:
-    """Every image a markdown cell shows must exist next to the deck (decks present offline)."""
+def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
+                 build: Path | None = None) -> dict[str, str]:
+    """Every image a markdown cell shows must exist next to the deck (decks present offline).
+
+    A remote image is fetched once into ``BUILD/images/`` (see :mod:`jaxdeck.read.images`);
+    returns ``{url: cached file}`` for them. Without a network (and no cached copy) a remote
+    image is a DeckError that says how to vendor it.
+    """
+    from jaxdeck.read.images import FetchError, fetch
+
+    remote: dict[str, str] = {}
     for cell, line in zip(nb.cells, cell_lines):
         if cell.cell_type != "markdown":
             continue
@@ -171,14 +188,24 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int]) -
                 src = str(child.attrs.get("src", ""))
                 where = line + (token.map[0] if token.map else 0)
                 if src.startswith(("http://", "https://", "//")):
-                    raise DeckError(path, where, f"image '{src}' needs the network",
-                                    "download it next to the deck (e.g. slides/images/) and link the local file")
+                    if src not in remote:
+                        try:
+                            remote[src] = str(fetch(src, BUILD if build is None else build))
+                        except FetchError as err:
+                            raise DeckError(path, where, f"image '{src}' needs the network and cannot be fetched ({err})",
+                                            f"download it next to the deck (e.g. to {path.parent / 'images' / err.name}) "
+                                            "and link the local file") from None
+                    continue
                 if src.startswith("data:"):
                     continue
                 target = (path.parent / src.split("#")[0].split("?")[0]).resolve()
                 if not target.is_file():
                     raise DeckError(path, where, f"image '{src}' not found",
                                     f"put the file at {target} or fix the link")
+    return remote
+
+
+_FENCE_START = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
 def cell_lines(text: str, nb: nbformat.NotebookNode) -> list[int]:
@@ -186,6 +213,7 @@ def cell_lines(text: str, nb: nbformat.NotebookNode) -> list[int]:
     result: list[int] = []
     position = header_line_count(text)
     position = len("\n".join(text.split("\n")[:position]))
+    all_lines = text.split("\n")
     for cell in nb.cells:
         source = cell.source
         probe = source if source else ""
@@ -197,6 +225,12 @@ def cell_lines(text: str, nb: nbformat.NotebookNode) -> list[int]:
         line = text.count("\n", 0, index) + 1
         if cell.cell_type == "code":
             line = max(1, line - 1)  # point at the fence, where the cell starts
+            # a MyST cell's options (`:tags: [...]` and a blank line) come between fence and code
+            back = line
+            while back > 1 and back > line - 12 and not _FENCE_START.match(all_lines[back - 1]):
+                back -= 1
+            if _FENCE_START.match(all_lines[back - 1]) and "{code-cell}" in all_lines[back - 1]:
+                line = back
         result.append(line)
         position = index + len(source)
     return result
@@ -214,18 +248,156 @@ def cell_metadata_filter(nb: nbformat.NotebookNode) -> str:
     return ",".join(keys + [NO_CELL_METADATA])
 
 
+# --------------------------------------------------------------------------- formats
+
+#: the jupytext format of a deck written in plain jupytext Markdown with at most deck options in its header
+PLAIN = "md"
+
+
+def file_format(path: Path, text: str) -> dict:
+    """The jupytext format ``text`` is written in: the header's ``format_name``, else jupytext's guess.
+
+    A ``:::`` line makes jupytext guess Pandoc Markdown; in a deck that is a MyST colon
+    fence or a div, so without a header saying ``pandoc`` the file is read as Markdown.
+    """
+    ext = path.suffix or ".md"
+    name = read_format_from_metadata(text, ext)
+    if not name:
+        name, _ = guess_format(text, ext)
+        if name == "pandoc":
+            name = "markdown"
+    return {"extension": ext, "format_name": name or "markdown"}
+
+
+def _header(text: str) -> dict:
+    count = header_line_count(text)
+    if not count:
+        return {}
+    try:
+        header = yaml.safe_load("\n".join(text.split("\n")[1: count - 1])) or {}
+    except yaml.YAMLError:
+        return {}
+    return header if isinstance(header, dict) else {}
+
+
+def header_metadata_keys(text: str, format_name: str) -> tuple[list[str], list[str]]:
+    """The notebook metadata keys the file's header holds, and the keys of its ``jupytext`` block.
+
+    In jupytext Markdown the notebook metadata is the header's ``jupyter:`` mapping (other
+    root keys become a raw cell that goes back as written); in MyST it is the whole front
+    matter (the ``jupyter:`` namespace merged in).
+    """
+    header = _header(text)
+    jupyter = header.get("jupyter") if isinstance(header.get("jupyter"), dict) else {}
+    if format_name == "myst":
+        meta = {k: v for k, v in header.items() if k != "jupyter"}
+        meta.update(jupyter)
+    else:
+        meta = jupyter
+    block = meta.get("jupytext")
+    return list(meta), (list(block) if isinstance(block, dict) else [])
+
+
+def _kept(notebook_filter) -> list[str]:
+    """The keys a ``a,b,-all`` notebook metadata filter keeps."""
+    parsed = metadata_filter_as_dict(notebook_filter) or {}
+    additional = parsed.get("additional", [])
+    return list(additional) if isinstance(additional, list) else []
+
+
+def _format_and_filters(path: Path, text: str, nb: nbformat.NotebookNode,
+                        config: JupytextConfiguration) -> str | dict:
+    """Record in ``nb`` what writes it back byte for byte; returns the format to write it with.
+
+    A plain deck records jupytext's filters in ``metadata.jupytext`` as it always did and is
+    written as ``md`` (the repository's configuration then drops the notebook metadata
+    jaxdeck adds). A file whose header holds more (``jupytext:``, ``kernelspec:``...) gets
+    a notebook metadata filter keeping exactly the header's keys (``jupytext.<key>`` for
+    each key of its ``jupytext`` block, so the filters themselves are never written), and
+    is written with that filter as a format option: jupytext lets the configuration's
+    filter win over the notebook's own, but not over the format's.
+    """
+    fmt = file_format(path, text)
+    repository_filter = config.notebook_metadata_filter or DEFAULT_JUPYTEXT_CONFIG["notebook_metadata_filter"]
+    keep = _kept(repository_filter)
+    keys, block = header_metadata_keys(text, fmt["format_name"])
+    meta = nb.metadata.setdefault("jupytext", {})
+    cells = cell_metadata_filter(nb)
+    if fmt["format_name"] == "markdown" and set(keys) <= set(keep):
+        meta.setdefault("notebook_metadata_filter", repository_filter)
+        meta["cell_metadata_filter"] = cells
+        return path.suffix.lstrip(".") or PLAIN
+    entries = keep + [k for k in keys if k not in keep and k != "jupytext"] + [f"jupytext.{k}" for k in block]
+    notebook_filter = ",".join(entries + ["-all"])
+    # a filter the header itself sets stays as written (it is part of the header);
+    # the format below carries jaxdeck's, which jupytext then uses instead
+    if "notebook_metadata_filter" not in block:
+        meta["notebook_metadata_filter"] = notebook_filter
+    if "cell_metadata_filter" not in block:
+        meta["cell_metadata_filter"] = cells
+    return {**fmt, "notebook_metadata_filter": notebook_filter, "cell_metadata_filter": cells}
+
+
+def write_format(nb: nbformat.NotebookNode) -> str | dict:
+    """The jupytext format (with its write-back options) that gives the notebook's file back."""
+    return (nb.metadata.get("jaxdeck_build") or {}).get("format") or PLAIN
+
+
+_VERSION_LINE = re.compile(r"^(\s*)jupytext_version:.*$")
+
+
+def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
+    """The file's text as jupytext writes the notebook back: its format, the repository's configuration.
+
+    jupytext stamps the header with its own version; the version the file was written
+    with is kept instead, so that a save changes only what was edited.
+    """
+    path = Path(path)
+    text = jupytext.writes(nb, fmt=write_format(nb), config=jupytext_config(path))
+    version = ((nb.metadata.get("jupytext") or {}).get("text_representation") or {}).get("jupytext_version")
+    count = header_line_count(text)
+    if version and count:
+        lines = text.split("\n")
+        for index in range(1, count - 1):
+            match = _VERSION_LINE.match(lines[index])
+            if match:
+                value = yaml.safe_dump({"jupytext_version": version}, default_flow_style=False).strip()
+                lines[index] = match.group(1) + value
+                text = "\n".join(lines)
+                break
+    return text
+
+
+def _read(path: Path, text: str, config: JupytextConfiguration) -> nbformat.NotebookNode:
+    """jupytext's notebook of ``text``, read in the file's own format, with its write-back record."""
+    fmt = file_format(path, text)
+    given = (path.suffix.lstrip(".") or PLAIN) if fmt["format_name"] == "markdown" else dict(fmt)
+    nb = jupytext.reads(text, fmt=given, config=config)
+    written = _format_and_filters(path, text, nb, config)
+    if isinstance(written, dict):
+        nb.metadata.setdefault("jaxdeck_build", {})["format"] = written
+    return nb
+
+
 def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
     """Where jupytext would write the deck differently: (line, what it writes, what is there).
 
     A deck must read back byte for byte (edits saved live go through jupytext); a header
-    jupytext formats differently (key order, long or non-ASCII values) breaks that.
+    jupytext formats differently (key order, long or non-ASCII values) breaks that. The
+    notebook checked is the one the build and the live talk use: split into slides by
+    :func:`jaxdeck.read.structure.derive`, written back by :func:`write_back`.
     """
+    from jaxdeck.read.structure import derive
+
     path = Path(path)
     text = read_text(path)
     config = jupytext_config(path)
-    nb = jupytext.reads(text, fmt=path.suffix.lstrip(".") or "md", config=config)
-    nb.metadata.setdefault("jupytext", {})["cell_metadata_filter"] = cell_metadata_filter(nb)
-    again = jupytext.writes(nb, fmt=path.suffix.lstrip(".") or "md", config=config)
+    nb = _read(path, text, config)
+    try:
+        nb = derive(nb, cell_lines(text, nb), path)
+    except DeckError:
+        pass  # the build reports it; here the cells as jupytext reads them
+    again = write_back(nb, path)
     if again == text:
         return None
     ours, theirs = text.split("\n"), again.split("\n")
@@ -236,27 +408,31 @@ def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
     return number, (theirs[number - 1] if number <= len(theirs) else ""), ""
 
 
-def read_notebook(path: str | Path) -> tuple[nbformat.NotebookNode, list[int]]:
-    """The jupytext notebook of a deck and the source line of each cell, or a DeckError."""
+def read_notebook(path: str | Path, build: str | Path | None = None) -> tuple[nbformat.NotebookNode, list[int]]:
+    """The jupytext notebook of a deck and the source line of each cell, or a DeckError.
+
+    ``build`` is the build folder whose ``images/`` caches remote images (``build/`` by default).
+    """
     path = Path(path)
     text = read_text(path)
     check_header(path, text)
     check_fences(path, text)
     config = jupytext_config(path)
     try:
-        nb = jupytext.reads(text, fmt=path.suffix.lstrip(".") or "md", config=config)
+        # Records the write-back filters in the notebook itself, so that plain
+        # `jupytext --to md` gives a deck back byte for byte, config or not.
+        nb = _read(path, text, config)
     except yaml.YAMLError as err:
         raise DeckError(path, 1, f"invalid YAML in the header: {err}", "fix the header's YAML") from None
     except Exception as err:
-        raise DeckError(path, 1, f"jupytext cannot read the deck: {err}",
+        reason = " ".join(str(err).split())  # one line, as every DeckError
+        where = re.search(r"\bat line (\d+)", reason)  # a MyST cell's options name their fence's line
+        raise DeckError(path, int(where.group(1)) if where else 1, f"jupytext cannot read the deck: {reason}",
                         "check the header and the code fences") from None
     if not nb.cells:
         raise DeckError(path, 1, "the deck has no slides", "add a title slide, e.g. '# My talk'")
-    # Record the write-back filters in the notebook itself, so that plain
-    # `jupytext --to md` gives the deck back byte for byte, config or not.
-    meta = nb.metadata.setdefault("jupytext", {})
-    meta.setdefault("notebook_metadata_filter", config.notebook_metadata_filter or DEFAULT_JUPYTEXT_CONFIG["notebook_metadata_filter"])
-    meta["cell_metadata_filter"] = cell_metadata_filter(nb)
     lines = cell_lines(text, nb)
-    check_images(path, nb, lines)
+    images = check_images(path, nb, lines, Path(build) if build is not None else None)
+    if images:
+        nb.metadata.setdefault("jaxdeck_build", {})["images"] = images
     return nb, lines

@@ -11,6 +11,13 @@ it) with its source line, slide number and effective slide type. ``slideshow`` i
 set too, for RISE, unless the deck sets ``slideshow`` metadata itself somewhere:
 then only the deck's own ``slideshow`` values are kept, so that they round-trip,
 and the effective type lives in ``jaxdeck.slide_type`` alone.
+
+A MyST notebook's markdown cells are never split: jupytext writes ``+++`` between any two
+consecutive markdown cells, so a split could not be written back as it was. Each MyST
+cell stays whole and the slide breaks inside it are recorded in ``metadata.jaxdeck.breaks``
+(each with its ``offset``, the index of its first line in the cell's source, and the
+same keys a cell's ``jaxdeck`` info has), for the layout to cut the cell there.
+:func:`slide_pieces` gives a cell's slide pieces either way.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ from pathlib import Path
 import nbformat
 from jupytext.cell_metadata import _JUPYTEXT_CELL_METADATA
 from markdown_it import MarkdownIt
+from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from jaxdeck.errors import DeckError
 
@@ -32,6 +42,11 @@ MARKERS = {"---": SLIDE, "--": SUBSLIDE, ". . .": FRAGMENT, "|||": CONTINUE}
 NOTE_PREFIX = "Note:"
 
 _markdown = MarkdownIt("commonmark")
+#: MyST's block syntax: colon fences, $$ math and +++ breaks are blocks of their own (never split inside)
+_myst_markdown = (MarkdownIt("commonmark").use(colon_fence_plugin).use(dollarmath_plugin)
+                  .use(myst_block_plugin))
+#: a MyST target, ``(label)=``, names the heading right under it
+_TARGET = re.compile(r"^\(\S[^()]*\)=\s*$")
 
 _NEAR_MISSES = [
     (re.compile(r"^(\*{3,}|_{3,}|-{4,}|(- ){2,}-)$"), "use '---' for a new slide or '--' for a sub-slide"),
@@ -64,9 +79,12 @@ def _marker_of(token_type: str, token, inline, source_lines: list[str]) -> str |
     return None
 
 
-def split_points(cell_source: str, path: Path, line: int, headings: bool) -> list[Piece]:
-    """Where a markdown cell starts new pieces, with the kind each piece starts."""
-    tokens = _markdown.parse(cell_source)
+def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: bool = False) -> list[Piece]:
+    """Where a markdown cell starts new pieces, with the kind each piece starts.
+
+    A heading that starts a piece takes the MyST targets (``(label)=``) right above it along.
+    """
+    tokens = (_myst_markdown if myst else _markdown).parse(cell_source)
     source_lines = cell_source.split("\n")
     pieces: list[Piece] = []
     for index, token in enumerate(tokens):
@@ -102,6 +120,8 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool) -> lis
             continue
         if headings and token.type == "heading_open":
             level = len(token.markup) if token.markup.startswith("#") else (1 if token.markup == "=" else 2)
+            while start > 0 and _TARGET.match(source_lines[start - 1]) and not (pieces and pieces[-1].start >= start):
+                start -= 1
             pieces.append(Piece(start, SLIDE if level <= 2 else SUBSLIDE, None))
     return pieces
 
@@ -138,37 +158,49 @@ def _split_cell(cell, pieces: list[Piece]):
     return out
 
 
+def is_myst(nb: nbformat.NotebookNode) -> bool:
+    """True for a notebook read from a MyST Markdown file."""
+    representation = (nb.metadata.get("jupytext") or {}).get("text_representation") or {}
+    return representation.get("format_name") == "myst"
+
+
 def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbformat.NotebookNode:
-    """Split markdown cells at markers and record each cell's slide type, line and slide number."""
+    """Split markdown cells at markers and record each cell's slide type, line and slide number.
+
+    MyST cells stay whole, their inner breaks recorded in ``metadata.jaxdeck.breaks``.
+    """
     path = Path(path)
+    myst = is_myst(nb)
     explicit_slideshow = any("slideshow" in explicit_metadata(c) for c in nb.cells)
-    splittable = [c.cell_type == "markdown" and not explicit_metadata(c) for c in nb.cells]
-    found = [split_points(c.source, path, line, False) if ok else [] for c, line, ok in zip(nb.cells, lines, splittable)]
+    # a MyST cell is never cut, so a cell with metadata of its own has its breaks found too
+    splittable = [c.cell_type == "markdown" and (myst or not explicit_metadata(c)) for c in nb.cells]
+    found = [split_points(c.source, path, line, False, myst) if ok else []
+             for c, line, ok in zip(nb.cells, lines, splittable)]
     marker_mode = any(is_breaking(pieces) for pieces in found)
     cells = []
     for cell, line, ok, pieces in zip(nb.cells, lines, splittable, found):
         if not ok:
-            cells.append((cell, Piece(0, CONTINUE, None), line))
+            cells.append((cell, Piece(0, CONTINUE, None), line, []))
             continue
         if not marker_mode:
-            pieces = split_points(cell.source, path, line, headings=True)
-        split = _split_cell(cell, pieces) if pieces else None
+            pieces = split_points(cell.source, path, line, True, myst)
+        split = _split_cell(cell, pieces) if pieces and not myst else None
         if not split:
-            kind = pieces[0].kind if pieces and pieces[0].start == 0 else CONTINUE
-            marker = pieces[0].marker if pieces and pieces[0].start == 0 else None
-            cells.append((cell, Piece(0, kind, marker), line))
+            first = pieces[0] if pieces and pieces[0].start == 0 else None
+            kind = first.kind if first else CONTINUE
+            marker = first.marker if first else None
+            inner = [p for p in pieces if p.start > 0] if myst else []
+            cells.append((cell, Piece(0, kind, marker), line, inner))
             continue
         for new, piece in split:
-            cells.append((new, piece, line + piece.start))
+            cells.append((new, piece, line + piece.start, []))
 
     slide = 0
     column = False
     result = []
-    for index, (cell, piece, line) in enumerate(cells):
-        explicit = cell.metadata.get("slideshow", {}).get("slide_type") if "slideshow" in explicit_metadata(cell) else None
-        kind = explicit or piece.kind
-        if index == 0 and kind in (CONTINUE, FRAGMENT):
-            kind = SLIDE
+
+    def info_of(piece: Piece, kind: str, line: int) -> dict:
+        nonlocal slide, column
         if kind in (SLIDE, SUBSLIDE):
             slide += 1
             column = False
@@ -180,29 +212,61 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbf
             column = True
         if column:
             info["in_columns"] = True
+        return info
+
+    for index, (cell, piece, line, inner) in enumerate(cells):
+        explicit = cell.metadata.get("slideshow", {}).get("slide_type") if "slideshow" in explicit_metadata(cell) else None
+        kind = explicit or piece.kind
+        if index == 0 and kind in (CONTINUE, FRAGMENT):
+            kind = SLIDE
+        info = info_of(piece, kind, line)
+        if inner:
+            info["breaks"] = [{"offset": p.start, **info_of(p, p.kind, line + p.start)} for p in inner]
         cell.metadata["jaxdeck"] = info
         cell["id"] = f"cell-{index:03d}"  # stable ids: the same deck gives the same notebook
         if not explicit_slideshow:
             cell.metadata["slideshow"] = {"slide_type": kind}
         result.append(cell)
     nb.cells = result
-    nb.metadata["jaxdeck_build"] = {"source": str(path), "slides": slide, "marker_mode": marker_mode}
+    build = dict(nb.metadata.get("jaxdeck_build") or {})
+    images = build.get("images") or {}
+    for cell in result:
+        shown = {url: local for url, local in images.items() if cell.cell_type == "markdown" and url in cell.source}
+        if shown:
+            cell.metadata["jaxdeck"]["images"] = shown
+    build.update({"source": str(path), "slides": slide, "marker_mode": marker_mode})
+    nb.metadata["jaxdeck_build"] = build
     return nb
+
+
+def slide_pieces(cell) -> list[tuple[dict, str]]:
+    """A cell's slide pieces, each as (its ``jaxdeck`` info, its text).
+
+    One piece for a cell jaxdeck split; for a cell kept whole (MyST) one more per recorded break.
+    """
+    info = cell.metadata.get("jaxdeck", {})
+    breaks = info.get("breaks") or []
+    if not breaks:
+        return [(info, cell.source)]
+    lines = cell.source.split("\n")
+    starts = [0] + [b["offset"] for b in breaks]
+    ends = starts[1:] + [len(lines)]
+    return [(piece, "\n".join(lines[start:end]).strip("\n"))
+            for piece, start, end in zip([info] + breaks, starts, ends)]
 
 
 def slide_count(nb: nbformat.NotebookNode) -> int:
     """Number of reveal.js slides (horizontal and vertical) the deck shows."""
-    return sum(1 for c in nb.cells if c.metadata.get("jaxdeck", {}).get("slide_type") in (SLIDE, SUBSLIDE))
+    return sum(1 for c in nb.cells for info, _ in slide_pieces(c) if info.get("slide_type") in (SLIDE, SUBSLIDE))
 
 
 def notes_by_slide(nb: nbformat.NotebookNode) -> dict[int, list[str]]:
     """Speaker notes of each slide, in order, with the 'Note:' prefix removed."""
     notes: dict[int, list[str]] = {}
     for cell in nb.cells:
-        info = cell.metadata.get("jaxdeck", {})
-        if info.get("slide_type") == NOTES:
-            text = cell.source
-            if text.startswith(NOTE_PREFIX):
-                text = text[len(NOTE_PREFIX):].lstrip()
-            notes.setdefault(info["slide"], []).append(text)
+        for info, text in slide_pieces(cell):
+            if info.get("slide_type") == NOTES:
+                if text.startswith(NOTE_PREFIX):
+                    text = text[len(NOTE_PREFIX):].lstrip()
+                notes.setdefault(info["slide"], []).append(text)
     return notes
