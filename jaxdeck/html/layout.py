@@ -179,12 +179,17 @@ def layout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 # uses: the live slideshow (jaxdeck.live.contents) shows them on its title slide too.
 
 @functools.lru_cache(maxsize=1)
-def _markup() -> jinja2.environment.TemplateModule:
+def _environment() -> jinja2.Environment:
     from jaxdeck.html.assets import THEMES
 
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEMES / "jaxdeck")))
-    environment.filters["escape_html"] = lambda text: html.escape(str(text))
-    return environment.get_template(MARKUP_TEMPLATE).module
+    environment.filters["escape_html"] = lambda text: html.escape(str(text))  # as nbconvert's filter
+    return environment
+
+
+def _markup():
+    """The macros of markup.html.j2 (reloaded when the file changes: a live server sees theme edits)."""
+    return _environment().get_template(MARKUP_TEMPLATE).module
 
 
 def byline(options: dict) -> str:
