@@ -264,3 +264,11 @@ def test_a_tutorial_without_markers_fits_in_chromium(tmp_path, browser):
     kept = [c.source for c in fitted.cells if c.cell_type == "markdown" and not c.source.endswith(CONTINUED)]
     assert kept == blocks
     assert deck.read_bytes() == source and nb == before
+
+
+def test_a_pause_marker_stays_with_the_block_it_reveals(write_deck):
+    nb = deck_to_notebook(write_deck("## Heading\n\nFirst.\n\n. . .\n\nRevealed.\n\nAfter it.\n"))
+    assert not nb.metadata["jaxdeck_build"]["marker_mode"]
+    fitted, _ = run_fit(nb)
+    assert [(c.source, c.metadata["jaxdeck"]["slide_type"]) for c in fitted.cells] == [
+        ("## Heading", SLIDE), ("First.", "-"), (". . .\n\nRevealed.", "fragment"), ("After it.", "-")]
