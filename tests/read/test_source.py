@@ -69,9 +69,9 @@ def test_missing_image(write_deck):
     assert err.line == 7 and "images/chart.png" in err.message and "not found" in err.message
 
 
-def test_remote_image_is_refused_because_decks_present_offline(write_deck):
-    err = error_of(write_deck("# T\n\n![logo](https://example.org/logo.png)\n"))
-    assert err.line == 3 and "network" in err.message
+def test_remote_image_that_cannot_be_fetched_is_refused_because_decks_present_offline(write_deck):
+    err = error_of(write_deck("# T\n\n![logo](http://127.0.0.1:9/logo.png)\n"))  # nothing listens there
+    assert err.line == 3 and "network" in err.message and "download it next to the deck" in err.hint
 
 
 def test_existing_image_is_fine(write_deck):

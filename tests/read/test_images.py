@@ -1,0 +1,122 @@
+"""Remote images: fetched once into build/images/ (a local server here, never the network)."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from jaxdeck.errors import DeckError
+from jaxdeck.read import deck_to_notebook
+from jaxdeck.read.images import FetchError, cached, fetch, key
+from jaxdeck.read.source import read_notebook, round_trip_difference
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
+SVG = b"<svg xmlns='http://www.w3.org/2000/svg' width='90' height='20'/>"
+UNREACHABLE = "http://127.0.0.1:9/logo.png"  # the discard port: nothing listens, the connection is refused
+
+
+class Images(BaseHTTPRequestHandler):
+    served: list[str] = []
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        Images.served.append(self.path)
+        found = {"/chart.png": ("image/png", PNG), "/badge/jax-cpu-blue": ("image/svg+xml;charset=utf-8", SVG),
+                 "/page": ("text/html", b"<html>not an image</html>")}.get(self.path)
+        if found is None:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", found[0])
+        self.send_header("Content-Length", str(len(found[1])))
+        self.end_headers()
+        self.wfile.write(found[1])
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def server():
+    """http://127.0.0.1:PORT serving two images, stopped after the test."""
+    Images.served = []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Images)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+def test_fetch_caches_under_the_build_folder(server, tmp_path):
+    url = f"{server}/chart.png"
+    local = fetch(url, tmp_path / "build")
+    assert local == tmp_path / "build" / "images" / f"{hashlib.sha256(url.encode()).hexdigest()}.png"
+    assert local.read_bytes() == PNG
+    assert [p.name for p in local.parent.iterdir()] == [local.name]  # written atomically: no temporary left
+    assert fetch(url, tmp_path / "build") == local and Images.served == ["/chart.png"]  # fetched once
+
+
+def test_the_cached_copy_needs_no_network(server, tmp_path):
+    url = f"{server}/chart.png"
+    local = fetch(url, tmp_path)
+    port_closed = url.replace(server, "http://127.0.0.1:9")
+    (tmp_path / "images" / f"{key(port_closed)}.png").write_bytes(PNG)
+    assert fetch(port_closed, tmp_path).read_bytes() == PNG and cached(url, tmp_path) == local
+
+
+def test_an_url_without_extension_takes_it_from_the_content_type(server, tmp_path):
+    local = fetch(f"{server}/badge/jax-cpu-blue", tmp_path)
+    assert local.suffix == ".svg" and local.read_bytes() == SVG
+
+
+@pytest.mark.parametrize("path, reason", [("/missing.png", "HTTP 404"), ("/page", "web page")])
+def test_what_is_not_an_image_is_refused(server, tmp_path, path, reason):
+    with pytest.raises(FetchError) as caught:
+        fetch(server + path, tmp_path)
+    assert reason in str(caught.value) and not (tmp_path / "images").exists()
+
+
+def test_offline_a_remote_image_is_an_error_that_says_how_to_vendor_it(write_deck, tmp_path):
+    deck = write_deck(f"# Talk\n\nSome text.\n\n![logo]({UNREACHABLE})\n")
+    with pytest.raises(DeckError) as caught:
+        read_notebook(deck, build=tmp_path / "build")
+    err = caught.value
+    assert err.line == 5 and UNREACHABLE in err.message and "network" in err.message
+    assert "download it next to the deck" in err.hint and str(deck.parent / "images" / "logo.png") in err.hint
+    assert f"talk.md:5: image '{UNREACHABLE}'" in str(err) and "\n" not in str(err)
+    assert round_trip_difference(deck) is None  # the round-trip check itself never fetches
+
+
+def test_the_notebook_maps_each_remote_image_to_its_cached_file(server, write_deck, tmp_path):
+    chart, badge = f"{server}/chart.png", f"{server}/badge/jax-cpu-blue"
+    text = (f"# Talk\n\n![status]({badge})\n\n---\n\n## Chart\n\n![a chart]({chart})\n\nNote: twice\n\n"
+            f"---\n\n## Again\n\n![the same chart]({chart})\n")
+    deck = write_deck(text)
+    nb = deck_to_notebook(deck, build=tmp_path / "build")
+    shown = {c.metadata["jaxdeck"]["line"]: c.metadata["jaxdeck"].get("images") for c in nb.cells}
+    local_badge, local_chart = fetch(badge, tmp_path / "build"), fetch(chart, tmp_path / "build")
+    assert shown == {1: {badge: str(local_badge)}, 5: {chart: str(local_chart)}, 11: None, 13: {chart: str(local_chart)}}
+    assert nb.metadata["jaxdeck_build"]["images"] == {badge: str(local_badge), chart: str(local_chart)}
+    assert Images.served.count("/chart.png") == 1
+    assert deck.read_text() == text and round_trip_difference(deck) is None
+
+
+def test_a_protocol_relative_image_is_fetched_over_https(tmp_path):
+    from jaxdeck.read.images import absolute, file_name
+
+    assert absolute("//example.org/a/logo.svg") == "https://example.org/a/logo.svg"
+    assert file_name("//example.org/a/logo.svg?x=1") == "logo.svg" and file_name("https://example.org/") == "image"
+
+
+def test_local_images_are_not_touched(write_deck, tmp_path):
+    deck = write_deck("# T\n\n![dot](images/dot.svg)\n")
+    (Path(deck.parent) / "images").mkdir()
+    (Path(deck.parent) / "images" / "dot.svg").write_bytes(SVG)
+    nb = deck_to_notebook(deck, build=tmp_path / "build")
+    assert "images" not in nb.cells[0].metadata["jaxdeck"] and not (tmp_path / "build").exists()
