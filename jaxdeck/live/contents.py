@@ -208,7 +208,8 @@ class DeckContentsManager(TextFileContentsManager):
             return None
         else:
             try:
-                theme = (deck_to_notebook(Path(self._get_os_path(str(deck)))).metadata.get("jaxdeck") or {}).get("theme")
+                theme = (deck_to_notebook(Path(self._get_os_path(str(deck))), build=Path(self.root_dir) / self.build_dir)
+                         .metadata.get("jaxdeck") or {}).get("theme")
             except DeckError:
                 theme = None
             own = live_css(theme or DEFAULT_THEME)

@@ -162,3 +162,17 @@ def test_the_stylesheet_beside_a_deck_is_its_theme_and_the_live_rules(repo):
     assert cm.get("slides/rise.css", type="file")["content"] == ""
     (repo / "slides" / "example.css").write_text(".reveal h2 { color: teal; }\n")
     assert cm.get("slides/example.css", type="file")["content"].endswith(".reveal h2 { color: teal; }\n")
+
+
+def test_a_myst_deck_keeps_its_own_kernel_in_the_header(repo):
+    text = ("---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\n"
+            "    format_version: 0.13\n    jupytext_version: 1.16.4\nkernelspec:\n  display_name: JAX (CPU)\n"
+            "  language: python\n  name: jax-cpu\n---\n\n# A tutorial\n\n```{code-cell}\nx = 1\n```\n\n## More\n\ntext\n")
+    (repo / "slides" / "tutorial.md").write_text(text, encoding="utf-8")
+    cm = DeckContentsManager(root_dir=str(repo))
+    nb = cm.get("slides/tutorial.md")["content"]
+    assert nb.metadata["kernelspec"]["name"] == "python3"  # the live kernel is this environment's
+    nb.metadata["language_info"] = {"name": "python", "pygments_lexer": "ipython3"}  # as the kernel reports it
+    nb.cells[-1].source = nb.cells[-1].source.replace("text", "new text")
+    save(cm, "slides/tutorial.md", nb)
+    assert (repo / "slides" / "tutorial.md").read_text(encoding="utf-8") == text.replace("\ntext\n", "\nnew text\n")
