@@ -86,7 +86,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
 
         if shown:
             shown.stage(name, "convert")
-        nb = deck_to_notebook(deck)
+        nb = deck_to_notebook(deck, root)
         t_convert = time.perf_counter()
         if shown:
             shown.stage(name, "execute")

@@ -138,7 +138,7 @@ class Session:
 
         began = time.perf_counter()
         try:
-            nb = deck_to_notebook(self.deck)
+            nb = deck_to_notebook(self.deck, self.root)
             self.images = [(self.deck.parent / image).resolve() for image in local_images(nb)]
             keys = [cell_key(c) for c in code_cells(nb)]
             if fresh:
