@@ -51,11 +51,10 @@ SCRIPTS = THEME / "scripts"
 #: all fragments on that one page, no notes on the slide pages
 PRINT_QUERY = "?print-pdf&margin=0&pdfMaxPagesPerSlide=1&pdfSeparateFragments=false&showNotes=false"
 
-#: the margin around the slide frame on screen (export.reveal_config), kept on paper
-SCREEN_MARGIN = 0.04
+#: the margin around the slide frame on screen (DeckOptions.reveal_config), kept on paper
+SCREEN_MARGIN = DeckOptions().reveal_config()["margin"]
 
 _notes_markdown = MarkdownIt("commonmark")
-
 
 
 def script(name: str) -> str:
