@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from jaxdeck.decks import find_decks  # noqa: E402
-
-DECKS = find_decks(None, ROOT / "slides")
-
-
-def deck_id(path: Path) -> str:
-    return path.stem
+import support  # noqa: F401  (puts the repository on sys.path first)
 
 
 @pytest.fixture
@@ -68,10 +57,8 @@ def built(tmp_path_factory):
     return get
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600):
-    """Run `python -m jaxdeck ...` as a user would; returns the CompletedProcess."""
-    import subprocess
-
-    full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
-    return subprocess.run([sys.executable, "-m", "jaxdeck", *args], cwd=cwd or ROOT, env=full_env,
-                          capture_output=True, text=True, timeout=timeout)
+def pytest_collection_modifyitems(items):
+    """Every test that takes the ``browser`` fixture is marked ``browser`` (``-m 'not browser'`` skips them)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from support import ROOT
 from jaxdeck.build import summary
 
 ALPHA = """# Alpha

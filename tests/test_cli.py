@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from support import run_cli
 
 GOOD = "# Talk\n\nHello.\n\nNote: hi\n\n---\n\n## Demo\n\n```python\n21 * 2\n```\n\nNote: the answer\n"
 

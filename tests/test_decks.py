@@ -13,7 +13,7 @@ import jupytext
 import pytest
 from markdown_it import MarkdownIt
 
-from conftest import DECKS, ROOT, deck_id
+from support import DECKS, ROOT, deck_id
 from jaxdeck.execute.kernel import cell_durations
 from jaxdeck.read.structure import notes_by_slide, slide_count
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import ROOT, run_cli
+from support import ROOT, run_cli
 
 FIRST = "# Talk\n\n```python\n6 * 7\n```\n\nNote: the answer\n"
 #: the second cell says it started (through a file the test names), then runs far past the test

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxdeck.bench.edit_loop import bench_edit_loop, table_lines
+from jaxdeck.bench.edit_loop import bench_edit_loop
+from jaxdeck.bench.report import as_text
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "cache_basic.md"
 
@@ -30,5 +31,5 @@ def test_the_edit_loop_is_measured_on_a_copy(tmp_path, browser):
     assert preview["prose_s"] > 0 and preview["code_s"] > 0 and preview["kept_slide"] is True
     assert set(loop["targets"]) == {"cli_prose_le_10pct_cold", "preview_prose_lt_1s", "preview_code_le_cell_plus_1s",
                                     "preview_kept_slide"}
-    assert any("save to visible" in line for line in table_lines(loop))
+    assert "save to visible" in as_text({"edit_loop": loop})
     assert FIXTURE.read_text() == before  # the benchmark edits its copy

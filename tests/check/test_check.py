@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DECKS, ROOT, deck_id, run_cli
+from support import DECKS, ROOT, deck_id, run_cli
 from jaxdeck.build import build_deck
 from jaxdeck.check.deck import Problem, check_deck
 

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from markdown_it import MarkdownIt
 
-from conftest import DECKS, ROOT, deck_id
+from support import DECKS, ROOT, deck_id
 from jaxdeck.build import build_deck
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError

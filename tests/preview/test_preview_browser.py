@@ -12,7 +12,7 @@ import time
 import psutil
 import pytest
 
-from conftest import ROOT
+from support import ROOT
 
 DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\n```\n\n---\n\n## Two\n\nFirst point.\n\n. . .\n\nSecond point.\n\n"
         "```python\nprint('x is', x)\n```\n\nNote: the demo\n\n---\n\n## Three\n\nThe end.\n")
