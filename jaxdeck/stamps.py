@@ -46,8 +46,9 @@ PDFS = ("pdf", "handout")
 
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
-    "notebook": ("read/__init__.py", "read/source.py", "read/markers.py", "read/structure.py", "execute/cache.py"),
-    "html": ("html/export.py", "html/layout.py", "html/assets.py", "read/markers.py", "read/structure.py"),
+    "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
+                 "execute/cache.py"),
+    "html": ("html/export.py", "html/layout.py", "html/assets.py", "read/structure.py"),
     "pdf": ("pdf/export.py", "browser.py", "read/structure.py"),
 }
 TOOLS = {

@@ -4,13 +4,8 @@ Everything a user can get wrong in the file itself (encoding, an empty file, an
 unclosed fence, a broken YAML header or fence metadata, a missing image) is
 reported here as a DeckError naming the file and line, before any kernel starts.
 
-A file is read in the format it is written in (:func:`file_format`: the header's
-``format_name``, else jupytext's own guess), so a MyST notebook or a jupytext Markdown
-notebook with a ``jupytext:``/``kernelspec:`` header is a deck too. The notebook records
-how to write it back byte for byte (:func:`write_format`, :func:`write_back`): a plain
-deck with the repository's jupytext configuration as before; a file whose header holds
-more than the deck options with a notebook metadata filter that keeps exactly the
-header's keys.
+The file is read in the format it is written in, and the notebook records how to write
+it back byte for byte (:mod:`jaxdeck.read.formats`).
 """
 
 from __future__ import annotations
@@ -18,41 +13,20 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import jupytext
 import nbformat
 import yaml
-from jupytext.config import JupytextConfiguration, find_jupytext_configuration_file, load_jupytext_configuration_file
-from jupytext.formats import guess_format, read_format_from_metadata
-from jupytext.metadata_filter import metadata_filter_as_dict
 from markdown_it import MarkdownIt
 
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
 from jaxdeck.html.assets import known_themes
 from jaxdeck.options import TYPES
-
-#: The jupytext settings decks are written with; `jupytext.toml` at the
-#: repository root holds the same values (a test keeps them equal).
-DEFAULT_JUPYTEXT_CONFIG = {
-    "notebook_metadata_filter": "jaxdeck,rise,-all",
-}
-#: cell metadata written back when a deck sets none itself
-NO_CELL_METADATA = "-all"
+from jaxdeck.read.formats import header_line_count, jupytext_config, read_in_format, write_back
 
 #: Deck options allowed under `jupyter: jaxdeck:` in the YAML header.
 DECK_OPTIONS = TYPES
 
 _markdown = MarkdownIt("commonmark")
-
-
-def jupytext_config(deck: Path) -> JupytextConfiguration:
-    """The repository's jupytext configuration for ``deck`` (our defaults when there is none)."""
-    found = find_jupytext_configuration_file(str(deck.parent.resolve()))
-    if found:
-        config = load_jupytext_configuration_file(found)
-        if config is not None:
-            return config
-    return JupytextConfiguration(**DEFAULT_JUPYTEXT_CONFIG)
 
 
 def read_text(path: Path) -> str:
@@ -73,17 +47,6 @@ def read_text(path: Path) -> str:
         raise DeckError(path, 1, "the deck is empty",
                         "start it with a title slide, e.g. '# My talk' (see slides/README.md)")
     return text
-
-
-def header_line_count(text: str) -> int:
-    """Number of lines taken by a leading YAML header (0 when there is none)."""
-    lines = text.split("\n")
-    if not lines or lines[0].rstrip() != "---":
-        return 0
-    for index, line in enumerate(lines[1:], start=1):
-        if line.rstrip() in ("---", "..."):
-            return index + 1
-    return 0
 
 
 def check_header(path: Path, text: str) -> None:
@@ -236,149 +199,6 @@ def cell_lines(text: str, nb: nbformat.NotebookNode) -> list[int]:
     return result
 
 
-def cell_metadata_filter(nb: nbformat.NotebookNode) -> str:
-    """jupytext's filter that writes back exactly the cell metadata keys the deck wrote."""
-    from jupytext.cell_metadata import _JUPYTEXT_CELL_METADATA
-
-    keys: list[str] = []
-    for cell in nb.cells:
-        for key in cell.metadata:
-            if key not in _JUPYTEXT_CELL_METADATA and key not in keys:
-                keys.append(key)
-    return ",".join(keys + [NO_CELL_METADATA])
-
-
-# --------------------------------------------------------------------------- formats
-
-#: the jupytext format of a deck written in plain jupytext Markdown with at most deck options in its header
-PLAIN = "md"
-
-
-def file_format(path: Path, text: str) -> dict:
-    """The jupytext format ``text`` is written in: the header's ``format_name``, else jupytext's guess.
-
-    A ``:::`` line makes jupytext guess Pandoc Markdown; in a deck that is a MyST colon
-    fence or a div, so without a header saying ``pandoc`` the file is read as Markdown.
-    """
-    ext = path.suffix or ".md"
-    name = read_format_from_metadata(text, ext)
-    if not name:
-        name, _ = guess_format(text, ext)
-        if name == "pandoc":
-            name = "markdown"
-    return {"extension": ext, "format_name": name or "markdown"}
-
-
-def _header(text: str) -> dict:
-    count = header_line_count(text)
-    if not count:
-        return {}
-    try:
-        header = yaml.safe_load("\n".join(text.split("\n")[1: count - 1])) or {}
-    except yaml.YAMLError:
-        return {}
-    return header if isinstance(header, dict) else {}
-
-
-def header_metadata_keys(text: str, format_name: str) -> tuple[list[str], list[str]]:
-    """The notebook metadata keys the file's header holds, and the keys of its ``jupytext`` block.
-
-    In jupytext Markdown the notebook metadata is the header's ``jupyter:`` mapping (other
-    root keys become a raw cell that goes back as written); in MyST it is the whole front
-    matter (the ``jupyter:`` namespace merged in).
-    """
-    header = _header(text)
-    jupyter = header.get("jupyter") if isinstance(header.get("jupyter"), dict) else {}
-    if format_name == "myst":
-        meta = {k: v for k, v in header.items() if k != "jupyter"}
-        meta.update(jupyter)
-    else:
-        meta = jupyter
-    block = meta.get("jupytext")
-    return list(meta), (list(block) if isinstance(block, dict) else [])
-
-
-def _kept(notebook_filter) -> list[str]:
-    """The keys a ``a,b,-all`` notebook metadata filter keeps."""
-    parsed = metadata_filter_as_dict(notebook_filter) or {}
-    additional = parsed.get("additional", [])
-    return list(additional) if isinstance(additional, list) else []
-
-
-def _format_and_filters(path: Path, text: str, nb: nbformat.NotebookNode,
-                        config: JupytextConfiguration) -> str | dict:
-    """Record in ``nb`` what writes it back byte for byte; returns the format to write it with.
-
-    A plain deck records jupytext's filters in ``metadata.jupytext`` as it always did and is
-    written as ``md`` (the repository's configuration then drops the notebook metadata
-    jaxdeck adds). A file whose header holds more (``jupytext:``, ``kernelspec:``...) gets
-    a notebook metadata filter keeping exactly the header's keys (``jupytext.<key>`` for
-    each key of its ``jupytext`` block, so the filters themselves are never written), and
-    is written with that filter as a format option: jupytext lets the configuration's
-    filter win over the notebook's own, but not over the format's.
-    """
-    fmt = file_format(path, text)
-    repository_filter = config.notebook_metadata_filter or DEFAULT_JUPYTEXT_CONFIG["notebook_metadata_filter"]
-    keep = _kept(repository_filter)
-    keys, block = header_metadata_keys(text, fmt["format_name"])
-    meta = nb.metadata.setdefault("jupytext", {})
-    cells = cell_metadata_filter(nb)
-    if fmt["format_name"] == "markdown" and set(keys) <= set(keep):
-        meta.setdefault("notebook_metadata_filter", repository_filter)
-        meta["cell_metadata_filter"] = cells
-        return path.suffix.lstrip(".") or PLAIN
-    entries = keep + [k for k in keys if k not in keep and k != "jupytext"] + [f"jupytext.{k}" for k in block]
-    notebook_filter = ",".join(entries + ["-all"])
-    # a filter the header itself sets stays as written (it is part of the header);
-    # the format below carries jaxdeck's, which jupytext then uses instead
-    if "notebook_metadata_filter" not in block:
-        meta["notebook_metadata_filter"] = notebook_filter
-    if "cell_metadata_filter" not in block:
-        meta["cell_metadata_filter"] = cells
-    return {**fmt, "notebook_metadata_filter": notebook_filter, "cell_metadata_filter": cells}
-
-
-def write_format(nb: nbformat.NotebookNode) -> str | dict:
-    """The jupytext format (with its write-back options) that gives the notebook's file back."""
-    return (nb.metadata.get("jaxdeck_build") or {}).get("format") or PLAIN
-
-
-_VERSION_LINE = re.compile(r"^(\s*)jupytext_version:.*$")
-
-
-def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
-    """The file's text as jupytext writes the notebook back: its format, the repository's configuration.
-
-    jupytext stamps the header with its own version; the version the file was written
-    with is kept instead, so that a save changes only what was edited.
-    """
-    path = Path(path)
-    text = jupytext.writes(nb, fmt=write_format(nb), config=jupytext_config(path))
-    version = ((nb.metadata.get("jupytext") or {}).get("text_representation") or {}).get("jupytext_version")
-    count = header_line_count(text)
-    if version and count:
-        lines = text.split("\n")
-        for index in range(1, count - 1):
-            match = _VERSION_LINE.match(lines[index])
-            if match:
-                value = yaml.safe_dump({"jupytext_version": version}, default_flow_style=False).strip()
-                lines[index] = match.group(1) + value
-                text = "\n".join(lines)
-                break
-    return text
-
-
-def _read(path: Path, text: str, config: JupytextConfiguration) -> nbformat.NotebookNode:
-    """jupytext's notebook of ``text``, read in the file's own format, with its write-back record."""
-    fmt = file_format(path, text)
-    given = (path.suffix.lstrip(".") or PLAIN) if fmt["format_name"] == "markdown" else dict(fmt)
-    nb = jupytext.reads(text, fmt=given, config=config)
-    written = _format_and_filters(path, text, nb, config)
-    if isinstance(written, dict):
-        nb.metadata.setdefault("jaxdeck_build", {})["format"] = written
-    return nb
-
-
 def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
     """Where jupytext would write the deck differently: (line, what it writes, what is there).
 
@@ -392,7 +212,7 @@ def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
     path = Path(path)
     text = read_text(path)
     config = jupytext_config(path)
-    nb = _read(path, text, config)
+    nb = read_in_format(path, text, config)
     try:
         nb = derive(nb, cell_lines(text, nb), path)
     except DeckError:
@@ -421,7 +241,7 @@ def read_notebook(path: str | Path, build: str | Path | None = None) -> tuple[nb
     try:
         # Records the write-back filters in the notebook itself, so that plain
         # `jupytext --to md` gives a deck back byte for byte, config or not.
-        nb = _read(path, text, config)
+        nb = read_in_format(path, text, config)
     except yaml.YAMLError as err:
         raise DeckError(path, 1, f"invalid YAML in the header: {err}", "fix the header's YAML") from None
     except Exception as err:

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-from jupytext.cell_metadata import _JUPYTEXT_CELL_METADATA
 from markdown_it import MarkdownIt
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from jaxdeck.errors import DeckError
+from jaxdeck.read.formats import JUPYTEXT_CELL_KEYS
 
 SLIDE, SUBSLIDE, FRAGMENT, NOTES, CONTINUE, SKIP = "slide", "subslide", "fragment", "notes", "-", "skip"
 
@@ -68,7 +68,7 @@ class Piece:
 
 def explicit_metadata(cell) -> dict:
     """The cell metadata the deck wrote itself (jupytext's own bookkeeping keys excluded)."""
-    return {k: v for k, v in cell.metadata.items() if k not in _JUPYTEXT_CELL_METADATA}
+    return {k: v for k, v in cell.metadata.items() if k not in JUPYTEXT_CELL_KEYS}
 
 
 def _marker_of(token_type: str, token, inline, source_lines: list[str]) -> str | None:

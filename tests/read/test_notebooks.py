@@ -20,8 +20,8 @@ from jaxdeck.decks import find_decks
 from jaxdeck.errors import DeckError
 from jaxdeck.live.contents import KERNELSPEC, DeckContentsManager
 from jaxdeck.read import deck_to_notebook, images
-from jaxdeck.read.source import (file_format, jupytext_config, read_notebook, round_trip_difference, write_back,
-                                 write_format)
+from jaxdeck.read.formats import file_format, jupytext_config, write_back, write_format
+from jaxdeck.read.source import read_notebook, round_trip_difference
 from jaxdeck.read.structure import SLIDE, SUBSLIDE, slide_count, slide_pieces
 
 ROOT = Path(__file__).resolve().parents[2]

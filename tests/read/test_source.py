@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from jaxdeck.errors import DeckError
-from jaxdeck.read.source import DEFAULT_JUPYTEXT_CONFIG, cell_lines, read_notebook
+from jaxdeck.read.formats import DEFAULT_JUPYTEXT_CONFIG
+from jaxdeck.read.source import cell_lines, read_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,3 +94,12 @@ def test_cell_lines_point_at_each_cell(write_deck):
 def test_write_back_filter_keeps_only_the_metadata_the_deck_wrote(write_deck):
     nb, _ = read_notebook(write_deck('# T\n\n```python tags=["slow"] timeout=5\n1\n```\n'))
     assert nb.metadata["jupytext"]["cell_metadata_filter"] == "tags,timeout,-all"
+
+
+def test_jupytext_bookkeeping_keys_follow_jupytext():
+    """The keys jaxdeck leaves to jupytext are jupytext's own list (a private name, so checked here)."""
+    from jupytext.cell_metadata import _JUPYTEXT_CELL_METADATA
+
+    from jaxdeck.read.formats import JUPYTEXT_CELL_KEYS
+
+    assert set(JUPYTEXT_CELL_KEYS) == set(_JUPYTEXT_CELL_METADATA)

@@ -10,7 +10,7 @@ import jupytext
 
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.errors import DeckError
-from jaxdeck.read.source import jupytext_config
+from jaxdeck.read.formats import jupytext_config
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 
