@@ -16,12 +16,22 @@ the blank lines between them (``lines_to_next_cell``), and the header keeps what
 session's), so the deck on disk changes only where a cell was edited. Outputs are never
 written into the Markdown.
 
+MyST tutorial decks: Markdown cells with MyST are served as JupyterLab renders them
+(:func:`show_myst`, roles as code, admonitions as HTML boxes styled by ``myst.css``) and
+Jupyter Book tags become RISE/JupyterLab metadata (:func:`show_tags`: ``remove-cell`` is
+``skip``, hidden inputs/outputs are ``source_hidden``/``outputs_hidden``). Both record what
+they replaced in the cell's ``metadata.jaxdeck``; a save puts it back, merging any edit of
+the presenter's into the cell's own MyST text line by line.
+
 This module runs inside the Jupyter server only; like all of jaxdeck it never imports JAX.
 """
 
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
+
+import difflib
+from collections.abc import Sequence
 
 import nbformat
 from jupyter_server.files.handlers import FilesHandler
@@ -35,6 +45,7 @@ from jaxdeck.decks import NOT_DECKS
 from jaxdeck.errors import DeckError
 from jaxdeck.html.export import reveal_config
 from jaxdeck.html.layout import byline, provenance_line, static_outputs
+from jaxdeck.html.myst import cell_view, has_myst, live_markdown
 from jaxdeck.read.source import write_back
 from jaxdeck.read.structure import NOTE_PREFIX, NOTES
 
@@ -87,6 +98,163 @@ def hide_markers(nb: nbformat.NotebookNode) -> None:
         body = rest.lstrip(strip)
         info[MARKER_KEY] = marker + rest[: len(rest) - len(body)]
         cell.source = body
+
+
+#: where :func:`show_myst` keeps a MyST cell's own source (in ``metadata.jaxdeck``)
+MYST_KEY = "myst_source"
+
+
+def show_myst(nb: nbformat.NotebookNode) -> None:
+    """Show MyST Markdown cells as JupyterLab can render them (:func:`jaxdeck.html.myst.live_markdown`).
+
+    The cell's own text is kept in ``metadata.jaxdeck`` so that :func:`restore_myst` writes it back;
+    run after :func:`hide_markers`, so the text kept is the one RISE would otherwise show.
+    """
+    for cell in nb.cells:
+        if cell.cell_type != "markdown" or not has_myst(cell.source):
+            continue
+        shown = live_markdown(cell.source)
+        if shown != cell.source:
+            cell.metadata.setdefault("jaxdeck", {})[MYST_KEY] = cell.source
+            cell.source = shown
+
+
+def _hunks(base: Sequence, other: Sequence) -> list[tuple[int, int, int, int]]:
+    matcher = difflib.SequenceMatcher(None, base, other, autojunk=False)
+    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    if a[0] == a[1] and b[0] == b[1]:
+        return a[0] == b[0]  # two insertions at the same place
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _apply(base: Sequence, start: int, end: int, hunks: list[tuple], source: Sequence) -> list:
+    out: list = []
+    at = start
+    for i1, i2, _, j1, j2 in sorted(hunks, key=lambda h: (h[0], h[1])):
+        out.extend(base[at:i1])
+        out.extend(source[j1:j2])
+        at = i2
+    out.extend(base[at:end])
+    return out
+
+
+def _merge(base: Sequence, ours: Sequence, theirs: Sequence, by_char: bool = False) -> list:
+    """Three-way merge: ``ours`` (the file's text) and ``theirs`` (the presenter's) both made from
+    ``base`` (the live rendering of the file's text). Where both changed the same lines, those
+    lines are merged again character by character, and ``theirs`` wins what still clashes."""
+    changes = [(i1, i2, "ours", j1, j2) for i1, i2, j1, j2 in _hunks(base, ours)]
+    changes += [(i1, i2, "theirs", j1, j2) for i1, i2, j1, j2 in _hunks(base, theirs)]
+    changes.sort(key=lambda h: (h[0], h[1]))
+    groups: list[list[tuple]] = []
+    for hunk in changes:
+        if groups and any(_overlap(hunk, other) for other in groups[-1]):
+            groups[-1].append(hunk)
+        else:
+            groups.append([hunk])
+    out: list = []
+    at = 0
+    for group in groups:
+        start, end = min(h[0] for h in group), max(h[1] for h in group)
+        out.extend(base[at:start])
+        mine = _apply(base, start, end, [h for h in group if h[2] == "ours"], ours)
+        yours = _apply(base, start, end, [h for h in group if h[2] == "theirs"], theirs)
+        if all(h[2] == "ours" for h in group):
+            out.extend(mine)
+        elif all(h[2] == "theirs" for h in group) or by_char:
+            out.extend(yours)
+        else:
+            merged = "".join(_merge("".join(base[start:end]), "".join(mine), "".join(yours), by_char=True))
+            out.extend(merged.splitlines(keepends=True))
+        at = end
+    out.extend(base[at:])
+    return out
+
+
+def restore_myst(nb: dict) -> None:
+    """Put back the MyST text :func:`show_myst` replaced (on the JSON model a save receives).
+
+    A cell the presenter did not touch gets its own text back; an edited one gets the
+    presenter's changes applied to its own text (a line they rewrote keeps their version)."""
+    for cell in nb.get("cells", []):
+        info = cell.get("metadata", {}).get("jaxdeck", {})
+        original = info.pop(MYST_KEY, None) if isinstance(info, dict) else None
+        if original is None:
+            continue
+        source = cell.get("source", "")
+        if isinstance(source, list):
+            source = "".join(source)
+        shown = live_markdown(original)
+        if source == shown:
+            cell["source"] = original
+        else:
+            cell["source"] = "".join(_merge(shown.splitlines(keepends=True), original.splitlines(keepends=True),
+                                            source.splitlines(keepends=True)))
+
+
+#: what :func:`show_tags` changed in a cell: ``metadata.jaxdeck[TAGS_KEY]`` = {key: value before or None}
+TAGS_KEY = "live_tags"
+_SHOWN_SLIDE_TYPES = ("slide", "subslide")
+
+
+def _set(cell, key: str, path: tuple[str, ...], value) -> None:
+    """Set ``metadata[path...] = value``, recording the value before under ``key``."""
+    saved = cell.metadata.setdefault("jaxdeck", {}).setdefault(TAGS_KEY, {})
+    holder = cell.metadata
+    for name in path[:-1]:
+        holder = holder.setdefault(name, {})
+    if key not in saved:
+        saved[key] = holder.get(path[-1])
+    holder[path[-1]] = value
+
+
+def show_tags(nb: nbformat.NotebookNode) -> None:
+    """Jupyter Book tags in the live view: ``remove-cell`` cells are RISE ``skip`` (a slide they
+    opened opens at the next cell shown), ``remove-input``/``hide-input`` code shows its output only
+    (``jupyter.source_hidden``), ``remove-output``/``hide-output`` hides outputs (``outputs_hidden``).
+    What was there before is recorded, for :func:`restore_tags`."""
+    carry = None  # the slide type of a removed cell that opened a slide
+    for cell in nb.cells:
+        view = cell_view(cell)
+        slideshow = cell.metadata.get("slideshow") or {}
+        if view.removed:
+            if slideshow.get("slide_type") in _SHOWN_SLIDE_TYPES and carry is None:
+                carry = slideshow["slide_type"]
+            _set(cell, "slide_type", ("slideshow", "slide_type"), "skip")
+            continue
+        if carry is not None:
+            if slideshow.get("slide_type") in (None, "-", "fragment"):
+                _set(cell, "slide_type", ("slideshow", "slide_type"), carry)
+            carry = None
+        if cell.cell_type != "code":
+            continue
+        if not view.show_input or view.input_collapsed:
+            _set(cell, "source_hidden", ("jupyter", "source_hidden"), True)
+        if not view.show_output or view.output_collapsed:
+            _set(cell, "outputs_hidden", ("jupyter", "outputs_hidden"), True)
+
+
+def restore_tags(nb: dict) -> None:
+    """Undo :func:`show_tags` (on the JSON model a save receives)."""
+    paths = {"slide_type": ("slideshow", "slide_type"), "source_hidden": ("jupyter", "source_hidden"),
+             "outputs_hidden": ("jupyter", "outputs_hidden")}
+    for cell in nb.get("cells", []):
+        metadata = cell.get("metadata", {})
+        info = metadata.get("jaxdeck", {})
+        saved = info.pop(TAGS_KEY, None) if isinstance(info, dict) else None
+        for key, before in (saved or {}).items():
+            parent, name = paths[key]
+            holder = metadata.get(parent)
+            if not isinstance(holder, dict):
+                continue
+            if before is None:
+                holder.pop(name, None)
+                if not holder:
+                    metadata.pop(parent)
+            else:
+                holder[name] = before
 
 
 #: notebook metadata the live view adds and a save drops
@@ -153,12 +321,16 @@ def restore_kernel_metadata(nb: dict) -> None:
 
 
 def live_css(theme: str) -> str:
-    """The stylesheet RISE asks for beside a deck: the deck's theme, then the live-only rules."""
+    """The stylesheet RISE asks for beside a deck: the deck's theme, the live-only rules, then
+    MyST's (admonition boxes, roles) for the cells :func:`show_myst` rewrote."""
     static = THEMES / "jaxdeck" / "static"
     parts = []
     if theme in OWN_THEMES:
         parts.append((static / f"{theme}.css").read_text(encoding="utf-8"))
     parts.append((static / "live.css").read_text(encoding="utf-8"))
+    myst = static / "myst.css"
+    if myst.is_file():
+        parts.append(myst.read_text(encoding="utf-8"))
     return "\n".join(parts)
 
 
@@ -248,6 +420,8 @@ class DeckContentsManager(TextFileContentsManager):
                     if key in built.metadata:
                         nb.metadata[key] = built.metadata[key]
         hide_markers(nb)
+        show_myst(nb)
+        show_tags(nb)
         live_view(nb, built)
         nb.metadata[LIVE_KEY]["kernel_metadata"] = header_kernel
         nb.metadata.setdefault("kernelspec", dict(KERNELSPEC))
@@ -269,6 +443,8 @@ class DeckContentsManager(TextFileContentsManager):
 
     def save(self, model, path=""):
         if model.get("type") == "notebook" and model.get("content") is not None and self.is_deck(path):
+            restore_tags(model["content"])
+            restore_myst(model["content"])
             restore_markers(model["content"])
             restore_kernel_metadata(model["content"])
             drop_live_view(model["content"])
