@@ -31,6 +31,8 @@ NPM_FILES = {
 #: our own themes (themes/jaxdeck/static/NAME.css); other names are reveal.js's built-in themes
 OWN_THEMES = ("projector",)
 DEFAULT_THEME = "projector"
+#: stylesheets every deck links besides its theme (themes/jaxdeck/static/NAME.css -> assets/themes/)
+SHEETS = ("myst",)
 
 
 def npm_root() -> Path:
@@ -73,6 +75,6 @@ def install_assets(html_dir: Path) -> Path:
     for package, entries in NPM_FILES.items():
         for entry in entries:
             _copy(root / package / entry, target / package / entry)
-    for theme in OWN_THEMES:
+    for theme in OWN_THEMES + SHEETS:
         _copy(THEMES / "jaxdeck" / "static" / f"{theme}.css", target / "themes" / f"{theme}.css")
     return target

@@ -4,22 +4,30 @@ nbconvert renders the cells with our template (themes/jaxdeck), after the prepro
 :mod:`jaxdeck.html.layout` have worked out the slide structure; reveal.js, KaTeX
 and the theme load from ./assets beside the HTML. Text that came from cell
 outputs is escaped by nbconvert; only markup the deck or a rich repr produced is HTML.
+Markdown cells with MyST syntax are rendered by :mod:`jaxdeck.html.myst` (the ``myst_html``
+filter), remote images point at their cached copies under ./images/remote, and a deck without
+slide markers is fitted first (:mod:`jaxdeck.html.fit`) when a Chromium is there to measure it.
 """
 
 from __future__ import annotations
 
 import functools
+import html as html_
 import shutil
+import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
 from markdown_it import MarkdownIt
 from nbconvert import HTMLExporter
 
+from jaxdeck.html import myst
 from jaxdeck.html.assets import THEMES, install_assets, theme_sheets
 from jaxdeck.atomic import write_text
-from jaxdeck.html.layout import PREPROCESSORS
+from jaxdeck.errors import DeckError
+from jaxdeck.html.layout import PREPROCESSORS, REMOTE_IMAGES
 from jaxdeck.options import DeckOptions
 
 _markdown = MarkdownIt("commonmark")
@@ -33,11 +41,21 @@ def reveal_config(options: dict) -> dict:
 _exporter_lock = threading.Lock()
 
 
+def remote_images(rendered: str, images: dict | None) -> str:
+    """Rendered HTML with each remote image's ``src`` pointing at its copy beside the page."""
+    for url, local in (images or {}).items():
+        for written in dict.fromkeys((url, html_.escape(url))):
+            rendered = rendered.replace(f'src="{written}"', f'src="{html_.escape(local)}"')
+    return rendered
+
+
 @functools.lru_cache(maxsize=1)
 def exporter() -> HTMLExporter:
     """One nbconvert exporter per process: its templates are compiled once."""
     made = HTMLExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
     made.exclude_anchor_links = True
+    made.register_filter("myst_html", myst.render)
+    made.register_filter("remote_images", remote_images)
     for preprocessor in PREPROCESSORS:
         made.register_preprocessor(preprocessor, enabled=True)
     return made
@@ -85,11 +103,62 @@ def local_images(nb: nbformat.NotebookNode) -> list[str]:
     return found
 
 
-def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path) -> Path:
-    """Write the HTML deck to ``out`` atomically, with its assets and images beside it."""
+def remote_copies(nb: nbformat.NotebookNode) -> dict[str, Path]:
+    """The cached copies of the deck's remote images: relative path beside the HTML -> cached file."""
+    found = {}
+    for cell in nb.cells:
+        for local in ((cell.metadata.get("jaxdeck") or {}).get("images") or {}).values():
+            found[f"{REMOTE_IMAGES}/{Path(local).name}"] = Path(local)
+    return found
+
+
+def fitted(nb: nbformat.NotebookNode, out: Path, title: str, browser=None) -> nbformat.NotebookNode:
+    """``nb`` cut where its slides overflow (a deck without slide markers), measured in Chromium.
+
+    Without a Chromium the deck is exported as it is, with one warning line on stderr."""
+    from jaxdeck.browser import chromium, find_chromium
+    from jaxdeck.html.fit import fit_in_browser, marker_less
+
+    if not marker_less(nb):
+        return nb
+    if browser is None:
+        try:
+            find_chromium()
+        except DeckError as error:
+            print(f"jaxdeck: {out.name}: not fitted to its slides ({error.message})", file=sys.stderr)
+            return nb
+    scratch = out.with_name(f".{out.stem}.fitting.html")
+
+    def render(candidate: nbformat.NotebookNode) -> Path:
+        return write_text(scratch, to_html(candidate, title=title))
+
+    def in_own_browser() -> nbformat.NotebookNode:
+        with chromium() as started:
+            return fit_in_browser(nb, render, started, DeckOptions.of(nb).size)
+
+    try:
+        if browser is not None:
+            return fit_in_browser(nb, render, browser, DeckOptions.of(nb).size)
+        # on a thread of its own: Playwright's sync API refuses to start in a thread that already drives a browser
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="jaxdeck-fit") as pool:
+            return pool.submit(in_own_browser).result()
+    finally:
+        scratch.unlink(missing_ok=True)
+
+
+def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, browser=None) -> Path:
+    """Write the HTML deck to ``out`` atomically, with its assets and images beside it.
+
+    A deck without slide markers is fitted first (in ``browser``, else a Chromium started here)."""
     deck, out = Path(deck), Path(out)
-    html = to_html(nb, title=DeckOptions.of(nb).title_for(deck))
+    title = DeckOptions.of(nb).title_for(deck)
     install_assets(out.parent)
+    for relative, source in remote_copies(nb).items():
+        if source.is_file():
+            (out.parent / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, out.parent / relative)
+    nb = fitted(nb, out, title, browser)
+    html = to_html(nb, title=title)
     for image in local_images(nb):
         source = (deck.parent / image).resolve()
         target = (out.parent / image).resolve()

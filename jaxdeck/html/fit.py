@@ -5,7 +5,7 @@ per ``###``) from :mod:`jaxdeck.read.structure`, so a whole section lands on one
 overflows it. :func:`fit` cuts such a deck where the laid-out page says a slide runs out of
 room:
 
-1. every markdown cell is exploded into one cell per top-level Markdown block (a list, a
+1. MyST cells are cut at their recorded slide breaks, then every markdown cell is exploded into one cell per top-level Markdown block (a list, a
    table, a fence, a blockquote, an HTML block or a directive stays whole), so that a cut
    can fall between paragraphs; code cells are never split;
 2. the candidate is rendered and measured in the browser (``render`` and ``measure`` are
@@ -30,13 +30,15 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import nbformat
-from markdown_it import MarkdownIt
 
+from jaxdeck.html import myst
+from jaxdeck.html.assets import THEMES
+from jaxdeck.html.layout import split_breaks
 from jaxdeck.html.myst import cell_view
 from jaxdeck.read.structure import CONTINUE, NOTES, SKIP, SLIDE, SUBSLIDE
 
-#: the browser side of ``measure``, shipped beside this module (package data: jaxdeck/html/fit.js)
-FIT_JS = Path(__file__).with_name("fit.js")
+#: the browser side of ``measure``, beside the theme's other page scripts
+FIT_JS = THEMES / "jaxdeck" / "scripts" / "fit.js"
 
 #: what a continuation slide's heading adds to the section's heading text
 CONTINUED = " (continued)"
@@ -88,25 +90,11 @@ Measure = Callable[[Any], Sequence[SlideFill]]
 
 # ------------------------------------------------------------------------- the parser
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    """The deck's own Markdown parser (CommonMark + MyST blocks), so blocks split as they render."""
-    try:
-        from jaxdeck.html import myst
-
-        found = getattr(myst, "_MD", None)
-        if isinstance(found, MarkdownIt):
-            return found
-    except ImportError:  # pragma: no cover - myst is part of the package
-        pass
-    return MarkdownIt("commonmark").enable(["table"])
-
-
 @functools.lru_cache(maxsize=4096)
 def _parse(source: str) -> tuple[list[_Block], list[int], tuple[int, str] | None]:
     """Top-level blocks, lines that belong to none (link reference definitions), and the
     heading (level, text) when the first visible block is one."""
-    tokens = _parser().parse(source)
+    tokens = myst._MD.parse(source)  # the deck's own parser: blocks split as they render
     blocks: list[_Block] = []
     heading = None
     for index, token in enumerate(tokens):
@@ -343,7 +331,7 @@ def fit(nb: nbformat.NotebookNode, render: Render, measure: Measure, *, max_roun
     fitted = copy.deepcopy(nb)
     if not marker_less(fitted):
         return fitted
-    fitted.cells = [piece for cell in fitted.cells for piece in explode(cell)]
+    fitted.cells = [block for cell in fitted.cells for piece in split_breaks(cell) for block in explode(piece)]
     _unique_ids(fitted)
     for _ in range(max_rounds):
         fills = measure(render(fitted))

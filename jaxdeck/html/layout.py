@@ -2,10 +2,18 @@
 
 They run on nbconvert's own copy of the notebook, in this order:
 
+- :class:`SplitBreaks` cuts a MyST cell (kept whole in the notebook, so the round trip stays
+  lossless) at the slide breaks recorded in ``metadata.jaxdeck.breaks``, one cell per piece with
+  the piece's slide type, and records every cell's index in the notebook (``jd.cell``);
 - :class:`StripMarkers` takes the marker lines (``---``, ``--``, ``. . .``, ``|||``) and the
   ``Note:`` prefix out of the markdown sources;
 - :class:`StaticWidgets` keeps only the static fallback of widget outputs (an offline deck
   has no widget JavaScript) and drops the notebook's widget state;
+- :class:`BookTags` applies Jupyter Book tags (:func:`jaxdeck.html.myst.cell_view`): a removed
+  cell is hidden, an input or output part is ``"shown"``, ``"collapsed"`` or ``"removed"``
+  (only shown parts are drawn on slides), ``raises`` for an expected error (shown as its
+  name and first line, not its traceback); it marks markdown cells that need MyST rendering
+  (``myst``) and their remote images' copies beside the page (``images``: url -> relative path);
 - :class:`GatherNotes` puts all the notes of a slide into its first notes cell (reveal.js
   reads only the first ``<aside class="notes">`` of a slide);
 - :class:`SlideNesting` says, per cell, which structures open before it and which close after
@@ -13,7 +21,8 @@ They run on nbconvert's own copy of the notebook, in this order:
 
 Each writes plain data into ``cell.metadata.jd`` (never markup): ``role`` (``"cell"``, ``"notes"``
 or ``"hidden"``), ``slide`` (its slide number), ``opens`` and ``closes`` (lists of kinds), and
-``title`` on the cell the title slide's byline follows. ``themes/jaxdeck/markup.html.j2`` turns
+``title`` on the cell the title slide's byline follows, ``cell``, ``input``, ``output``, ``myst`` and
+``images`` as above. ``themes/jaxdeck/markup.html.j2`` turns
 that data into reveal.js markup; ``index.html.j2`` calls its macros around each cell.
 """
 
@@ -22,13 +31,15 @@ from __future__ import annotations
 import copy
 import functools
 import html
+from pathlib import Path
 
 import jinja2
 import nbformat
 from nbconvert.preprocessors import Preprocessor
 
+from jaxdeck.html.myst import cell_view, has_myst
 from jaxdeck.options import DeckOptions
-from jaxdeck.read.structure import CONTINUE, FRAGMENT, NOTE_PREFIX, NOTES, SKIP, SLIDE, SUBSLIDE
+from jaxdeck.read.structure import CONTINUE, FRAGMENT, NOTE_PREFIX, NOTES, SKIP, SLIDE, SUBSLIDE, slide_pieces
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -39,6 +50,12 @@ STACK, VERTICAL, COLUMNS, COLUMN, PAUSE = KINDS = ("stack", "slide", "columns", 
 
 #: what the template shows of a cell: its content, its content as speaker notes, or nothing
 SHOWN, NOTES_ROLE, HIDDEN = "cell", "notes", "hidden"
+
+#: what the template draws of a code cell's input or outputs (only shown parts are on slides)
+PART_SHOWN, PART_COLLAPSED, PART_REMOVED = "shown", "collapsed", "removed"
+
+#: where a remote image's cached copy goes, relative to the HTML
+REMOTE_IMAGES = "images/remote"
 
 #: the template file (beside index.html.j2) whose macros write the markup
 MARKUP_TEMPLATE = "markup.html.j2"
@@ -51,6 +68,49 @@ def _info(cell) -> dict:
 def _jd(cell) -> dict:
     return cell.metadata.setdefault("jd", {"role": SHOWN, "slide": _info(cell).get("slide", 1),
                                            "opens": [], "closes": []})
+
+
+def split_breaks(cell) -> list:
+    """A cell as one cell per slide piece (:func:`jaxdeck.read.structure.slide_pieces`): a MyST
+    cell with recorded breaks becomes several, each with its piece's ``jaxdeck`` info and slide
+    type; any other cell comes back alone, unchanged."""
+    info = _info(cell)
+    if not info.get("breaks"):
+        return [cell]
+    kept = {key: info[key] for key in ("images",) if key in info}
+    pieces = []
+    for number, (piece_info, text) in enumerate(slide_pieces(cell)):
+        piece = copy.deepcopy(cell)
+        piece.source = text
+        piece.metadata["jaxdeck"] = {**{k: v for k, v in piece_info.items() if k not in ("breaks", "offset")}, **kept}
+        piece.metadata.pop("jd", None)
+        if "slideshow" in piece.metadata:
+            piece.metadata["slideshow"] = dict(piece.metadata["slideshow"] or {},
+                                               slide_type=piece_info.get("slide_type", CONTINUE))
+        if number:
+            piece["id"] = f"{str(cell.get('id') or 'cell')[:56]}-{number}"
+        pieces.append(piece)
+    return pieces
+
+
+def _part(shown: bool, collapsed: bool) -> str:
+    return PART_REMOVED if not shown else PART_COLLAPSED if collapsed else PART_SHOWN
+
+
+def book_tags(cell) -> None:
+    """Jupyter Book tags into ``jd``: role, input and output parts; MyST and remote images of markdown."""
+    view, jd = cell_view(cell), _jd(cell)
+    if view.removed:
+        jd["role"] = HIDDEN
+    jd["input"] = _part(view.show_input, view.input_collapsed)
+    jd["output"] = _part(view.show_output, view.output_collapsed)
+    jd["raises"] = view.raises
+    if cell.cell_type == "code" and not view.input_on_slide and not (view.output_on_slide and cell.get("outputs")):
+        jd["role"] = HIDDEN  # nothing of it is drawn on a slide
+    if cell.cell_type == "markdown":
+        jd["myst"] = has_myst(cell.source)
+        images = _info(cell).get("images") or {}
+        jd["images"] = {url: f"{REMOTE_IMAGES}/{Path(local).name}" for url, local in images.items()}
 
 
 def strip_marker(cell) -> None:
@@ -73,6 +133,27 @@ def static_outputs(cell) -> None:
         data = output.get("data")
         if data and WIDGET_VIEW in data and len(data) > 1:
             del data[WIDGET_VIEW]
+
+
+class SplitBreaks(Preprocessor):
+    """MyST cells cut at their recorded slide breaks; every cell's notebook index in ``jd.cell``."""
+
+    def preprocess(self, nb, resources):
+        cells = []
+        for index, cell in enumerate(nb.cells):
+            for piece in split_breaks(cell):
+                _jd(piece)["cell"] = index
+                cells.append(piece)
+        nb.cells = cells
+        return nb, resources
+
+
+class BookTags(Preprocessor):
+    """Jupyter Book tags applied (:func:`book_tags`)."""
+
+    def preprocess_cell(self, cell, resources, index):
+        book_tags(cell)
+        return cell, resources
 
 
 class StripMarkers(Preprocessor):
@@ -164,7 +245,7 @@ class SlideNesting(Preprocessor):
 
 
 #: the preprocessors an export runs, in order
-PREPROCESSORS = (StripMarkers, StaticWidgets, GatherNotes, SlideNesting)
+PREPROCESSORS = (SplitBreaks, StripMarkers, BookTags, StaticWidgets, GatherNotes, SlideNesting)
 
 
 def layout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

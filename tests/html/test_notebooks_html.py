@@ -1,0 +1,94 @@
+"""MyST and jupytext notebooks (tests/fixtures/notebooks) built to HTML and looked at in Chromium:
+no overflow, no raw MyST on the slides, Jupyter Book tags applied, remote images offline."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from jaxdeck.html.export import to_html
+from jaxdeck.html.myst import cell_view
+from jaxdeck.read.images import key
+from jaxdeck.read.structure import slide_count
+
+NOTEBOOKS = sorted((Path(__file__).parents[1] / "fixtures" / "notebooks").glob("*.md"))
+#: the remote badge of md_random_numbers.md, served from the build's image cache (no network in tests)
+BADGE = "https://img.shields.io/badge/runs%20on-CPU-informational"
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20"><rect width="90" height="20" fill="#07c"/></svg>'
+RAW_MYST = ("{func}", "{ref}", "{doc}", "```{note}", ":::{", "+++")
+TARGET = re.compile(r"^\s*\([\w.:-]+\)=", re.MULTILINE)
+
+#: what the slides show, speaker notes left out
+SLIDE_TEXT = """() => {
+  const slides = document.querySelector('.reveal .slides').cloneNode(true);
+  slides.querySelectorAll('aside.notes, script, style').forEach(el => el.remove());
+  return slides.textContent;
+}"""
+
+
+@pytest.fixture(scope="module")
+def built_notebooks(tmp_path_factory):
+    from jaxdeck.build import build_deck
+
+    root = tmp_path_factory.mktemp("notebooks")
+    (root / "images").mkdir()
+    (root / "images" / f"{key(BADGE)}.svg").write_bytes(SVG)
+    done = {}
+
+    def get(deck: Path):
+        if deck not in done:
+            outputs = build_deck(deck, root)
+            done[deck] = (outputs, nbformat.read(outputs.notebook, as_version=4))
+        return done[deck]
+
+    return get
+
+
+def _distinctive(nb, index: int) -> str:
+    """The longest line of cell ``index`` that no other cell of the notebook has."""
+    others = "\n".join(c.source for i, c in enumerate(nb.cells) if i != index)
+    lines = [line.strip() for line in nb.cells[index].source.split("\n")]
+    lines = [line for line in lines if len(line) > 8 and line not in others]
+    assert lines, f"cell {index} has no line of its own to look for"
+    return max(lines, key=len)
+
+
+@pytest.mark.parametrize("deck", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_builds_to_html_that_fits_and_shows_no_raw_myst(deck, built_notebooks, browser):
+    from jaxdeck.browser import open_deck
+    from jaxdeck.check.deck import check_deck
+
+    outputs, nb = built_notebooks(deck)
+    html = Path(outputs.html)
+    overflow = [p for p in check_deck(deck, nb, html, browser) if p.kind == "overflow"]
+    assert not overflow, "\n".join(str(p) for p in overflow)
+
+    with open_deck(browser, html) as (page, requests):
+        text = page.evaluate(SLIDE_TEXT)
+    assert not requests, f"the deck asked the network for {requests}"
+    for raw in RAW_MYST:
+        assert raw not in text, f"raw MyST {raw!r} on a slide"
+    assert not TARGET.search(text), f"a raw MyST target on a slide: {TARGET.search(text).group(0)!r}"
+
+    for index, cell in enumerate(nb.cells):
+        view = cell_view(cell)
+        if view.removed or (cell.cell_type == "code" and not view.input_on_slide):
+            shown = _distinctive(nb, index)
+            assert shown not in text, f"cell {index} ({cell.metadata.get('tags')}) is on a slide: {shown!r}"
+
+
+@pytest.mark.parametrize("deck", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_unfitted_html_has_one_section_per_counted_slide(deck, built_notebooks):
+    _outputs, nb = built_notebooks(deck)
+    assert to_html(nb).count("data-jd-slide=") == slide_count(nb)
+
+
+def test_a_remote_image_points_at_its_copy_beside_the_page(built_notebooks):
+    outputs, _nb = built_notebooks(next(p for p in NOTEBOOKS if p.stem == "md_random_numbers"))
+    page = Path(outputs.html).read_text(encoding="utf-8")
+    src = f"images/remote/{key(BADGE)}.svg"
+    assert f'src="{src}"' in page and "img.shields.io" not in page.replace(BADGE, "")
+    assert (Path(outputs.html).parent / src).read_bytes() == SVG
