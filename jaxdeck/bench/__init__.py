@@ -1,1 +1,8 @@
-"""`make bench`: build times per stage (``pipeline``) and the preview's edit loop (``edit_loop``)."""
+"""`make bench`, one module per benchmark; :mod:`jaxdeck.bench.suite` runs them and writes build/bench/.
+
+- ``deck_stages``: one deck's build per stage against its floor, its rebuilds (``stock``: the stock pipeline);
+- ``user_make``: `make` over every deck as a user runs it;
+- ``edit_loop``: the preview's save-to-visible loop;
+- ``calibration``: the timing harness's own benchmark (``demos.calibration``);
+- ``report``: the printed tables; ``edits``, ``processes``: what the others share.
+"""

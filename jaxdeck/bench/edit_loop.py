@@ -11,7 +11,7 @@ On a copy of one deck (the main seminar), under ``build/bench/work/edit-loop/``:
   for an edit of one code cell (goal: that cell's own run time plus 1 s), and whether the
   page stayed at its slide.
 
-Figures only: nothing here is asserted by the unit tests.
+Figures only: nothing here is asserted by the unit tests; :mod:`jaxdeck.bench.report` prints them.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from jaxdeck.bench.edits import copy_deck
 
 PROSE_TARGET = 0.10
 PREVIEW_PROSE_TARGET_S = 1.0
@@ -192,13 +194,7 @@ def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3, browser
 def bench_edit_loop(source: Path, work: Path, repeat: int = 3, browser=None) -> dict:
     """Every figure of the edit loop on a copy of ``source`` (see the module's docstring); ``browser``: see preview_latency."""
     folder = (work / "edit-loop").resolve()  # the commands run in the deck's folder
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    deck = folder / source.name
-    shutil.copy(source, deck)
-    for item in source.parent.iterdir():  # images and data the deck uses
-        if item.is_dir() and not item.name.startswith(".") and item.name != "build":
-            shutil.copytree(item, folder / item.name, dirs_exist_ok=True)
+    deck = copy_deck(source, folder)
     root = folder / "build"
     result: dict = {"deck": str(source), "cli_start": cli_start(folder)}
     result["cli_prose"] = cli_prose(deck, root, repeat)
@@ -218,28 +214,3 @@ def bench_edit_loop(source: Path, work: Path, repeat: int = 3, browser=None) -> 
     }
     return result
 
-
-def _s(value) -> str:
-    return "-" if value is None else f"{value:.2f}"
-
-
-def table_lines(loop: dict) -> list[str]:
-    """The edit loop's lines for `make bench`'s printed table."""
-    start, prose, preview, targets = loop["cli_start"], loop["cli_prose"], loop["preview"], loop["targets"]
-    verdict = lambda ok: "n/a" if ok is None else ("PASS" if ok else "FAIL")  # noqa: E731
-    lines = [f"edit loop on {Path(loop['deck']).name}:",
-             f"  jaxdeck --help {_s(start['help_s'])} s (python -c pass {_s(start['python_s'])} s); import nbformat "
-             f"{_s(start['import_nbformat_s'])} s, without rfc3987_syntax {_s(start['import_nbformat_without_rfc3987_syntax_s'])} s"]
-    if "error" in prose:
-        lines.append(f"  cli build failed: {prose['error']}")
-    else:
-        lines.append(f"  cli: cold build {_s(prose['cold_s'])} s, prose-edit rebuild {_s(prose['prose_s'])} s "
-                     f"= {100 * prose['fraction']:.1f} % of cold (goal <= 10 %): {verdict(targets['cli_prose_le_10pct_cold'])}")
-    if "error" in preview:
-        lines.append(f"  preview unavailable: {preview['error']}")
-    else:
-        lines.append(f"  preview, save to visible in Chromium: prose {_s(preview['prose_s'])} s (goal < 1 s): "
-                     f"{verdict(targets['preview_prose_lt_1s'])}; one-cell code edit {_s(preview['code_s'])} s, the cell "
-                     f"ran {_s(preview['code_cell_s'])} s (goal <= cell + 1 s): {verdict(targets['preview_code_le_cell_plus_1s'])}; "
-                     f"kept the slide: {verdict(targets['preview_kept_slide'])}")
-    return lines

@@ -14,7 +14,7 @@ def add_arguments(command) -> None:
     command.add_argument("--no-stock", dest="stock", action="store_false",
                          help="skip the stock jupytext + nbconvert comparison")
     command.add_argument("--no-harness", dest="harness", action="store_false",
-                         help="skip `python -m demos.bench`")
+                         help="skip `python -m demos.calibration` (the timing harness's own benchmark)")
     command.add_argument("--no-make", dest="make", action="store_false",
                          help="skip `make` over every deck (nothing to do, then a one-deck prose edit)")
     command.add_argument("--no-edit-loop", dest="edit_loop", action="store_false",
@@ -23,13 +23,15 @@ def add_arguments(command) -> None:
 
 
 def run(args) -> int:
-    from jaxdeck.bench.pipeline import run_bench, table
+    from jaxdeck.bench.report import print_report
+    from jaxdeck.bench.suite import run_bench
 
     decks = find_decks(args.decks) if args.decks or SLIDES.is_dir() else []
     report = run_bench(decks, args.out, generated=args.generated, repeat=args.repeat, stock=args.stock,
                        harness=args.harness, make=args.make, edit_loop=args.edit_loop)
-    print(table(report))
+    print_report(report)
     print(f"\nwritten {args.out / 'bench' / 'build.json'}")
-    failed = [t for d in report["decks"] for t in d["targets"].values() if t is False]
-    failed += [t for t in report.get("edit_loop", {}).get("targets", {}).values() if t is False]
+    verdicts = [t for d in report["decks"] for t in d["targets"].values()]
+    verdicts += [t for part in ("make", "edit_loop") for t in report.get(part, {}).get("targets", {}).values()]
+    failed = [t for t in verdicts if t is False]
     return 1 if (args.strict and failed) else 0
