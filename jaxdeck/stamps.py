@@ -48,8 +48,8 @@ PDFS = ("pdf", "handout")
 CODE = {
     "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
                  "execute/cache.py"),
-    "html": ("html/export.py", "html/layout.py", "html/assets.py", "html/myst.py", "html/fit.py", "options.py",
-             "read/structure.py"),
+    "html": ("html/export.py", "html/layout.py", "html/assets.py", "html/myst/__init__.py", "html/myst/syntax.py",
+             "html/myst/html.py", "html/myst/tags.py", "html/fit.py", "options.py", "read/structure.py"),
     "pdf": ("pdf/export.py", "browser.py", "read/structure.py"),
 }
 TOOLS = {

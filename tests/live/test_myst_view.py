@@ -16,7 +16,8 @@ import nbformat
 import pytest
 
 from jaxdeck.html.myst import cell_view
-from jaxdeck.live.contents import KERNELSPEC, MYST_KEY, DeckContentsManager, live_css
+from jaxdeck.live.contents import KERNELSPEC, DeckContentsManager, live_css
+from jaxdeck.live.myst_view import MYST_KEY
 from jaxdeck.read import images
 
 ROOT = Path(__file__).resolve().parents[2]
