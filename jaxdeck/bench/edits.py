@@ -1,6 +1,7 @@
 """The benchmarks' material: a generated 30-slide deck, work copies of decks, and the edits made to them.
 
-Every benchmark edits a copy, so that neither ``slides/`` nor ``build/`` are touched.
+Every benchmark edits a copy, so that neither ``slides/`` nor ``build/`` are touched. The edits
+write in place, as an editor saves (they are the input being timed, not an artefact).
 """
 
 from __future__ import annotations
