@@ -41,20 +41,7 @@ def built(tmp_path_factory):
 
     Returns a function deck -> (Outputs, executed notebook).
     """
-    import nbformat
-
-    from jaxdeck.build import build_deck
-
-    root = tmp_path_factory.mktemp("build")
-    done: dict[Path, tuple] = {}
-
-    def get(deck: Path):
-        if deck not in done:
-            outputs = build_deck(deck, root)
-            done[deck] = (outputs, nbformat.read(outputs.notebook, as_version=4))
-        return done[deck]
-
-    return get
+    return support.deck_builder(tmp_path_factory.mktemp("build"))
 
 
 def pytest_collection_modifyitems(items):

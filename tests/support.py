@@ -28,3 +28,20 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     return subprocess.run([sys.executable, "-m", "jaxdeck", *args], cwd=cwd or ROOT, env=full_env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def deck_builder(root: Path):
+    """deck -> (Outputs, executed notebook), each deck built once into ``root``."""
+    import nbformat
+
+    from jaxdeck.build import build_deck
+
+    done: dict[Path, tuple] = {}
+
+    def get(deck: Path):
+        if deck not in done:
+            outputs = build_deck(deck, root)
+            done[deck] = (outputs, nbformat.read(outputs.notebook, as_version=4))
+        return done[deck]
+
+    return get

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from jaxdeck.html.export import to_html
 from jaxdeck.html.myst import cell_view
+from support import deck_builder
 from jaxdeck.read.images import key
 from jaxdeck.read.structure import slide_count
 
@@ -31,20 +31,10 @@ SLIDE_TEXT = """() => {
 
 @pytest.fixture(scope="module")
 def built_notebooks(tmp_path_factory):
-    from jaxdeck.build import build_deck
-
     root = tmp_path_factory.mktemp("notebooks")
     (root / "images").mkdir()
     (root / "images" / f"{key(BADGE)}.svg").write_bytes(SVG)
-    done = {}
-
-    def get(deck: Path):
-        if deck not in done:
-            outputs = build_deck(deck, root)
-            done[deck] = (outputs, nbformat.read(outputs.notebook, as_version=4))
-        return done[deck]
-
-    return get
+    return deck_builder(root)
 
 
 def _distinctive(nb, index: int) -> str:
