@@ -146,10 +146,11 @@ def fitted(nb: nbformat.NotebookNode, out: Path, title: str, browser=None) -> nb
         scratch.unlink(missing_ok=True)
 
 
-def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, browser=None) -> Path:
+def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, browser=None, *, fit: bool = True) -> Path:
     """Write the HTML deck to ``out`` atomically, with its assets and images beside it.
 
-    A deck without slide markers is fitted first (in ``browser``, else a Chromium started here)."""
+    A deck without slide markers is fitted first (in ``browser``, else a Chromium started
+    here), unless ``fit`` is false (``nb`` rendered as it is)."""
     deck, out = Path(deck), Path(out)
     title = DeckOptions.of(nb).title_for(deck)
     install_assets(out.parent)
@@ -157,7 +158,8 @@ def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, br
         if source.is_file():
             (out.parent / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, out.parent / relative)
-    nb = fitted(nb, out, title, browser)
+    if fit:
+        nb = fitted(nb, out, title, browser)
     html = to_html(nb, title=title)
     for image in local_images(nb):
         source = (deck.parent / image).resolve()

@@ -242,7 +242,7 @@ def test_a_tutorial_without_markers_fits_in_chromium(tmp_path, browser):
     out = tmp_path / "html" / "tutorial.html"
 
     def export(candidate):
-        return export_html(candidate, deck, out)
+        return export_html(candidate, deck, out, fit=False)
 
     unfitted = measure_page(browser, export(nb), size, cell_ids(nb))
     assert any(fill.overflows for fill in unfitted)

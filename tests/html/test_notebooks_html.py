@@ -82,3 +82,16 @@ def test_a_remote_image_points_at_its_copy_beside_the_page(built_notebooks):
     src = f"images/remote/{key(BADGE)}.svg"
     assert f'src="{src}"' in page and "img.shields.io" not in page.replace(BADGE, "")
     assert (Path(outputs.html).parent / src).read_bytes() == SVG
+
+
+def test_without_chromium_a_marker_less_deck_is_exported_unfitted_with_one_warning(write_deck, tmp_path, monkeypatch, capsys):
+    from jaxdeck.html.export import export_html
+    from jaxdeck.read import deck_to_notebook
+
+    deck = write_deck("## Heading\n\n" + "\n\n".join(f"Paragraph {n} of a long section." for n in range(40)) + "\n")
+    nb = deck_to_notebook(deck)
+    monkeypatch.setenv("CHROMIUM", str(tmp_path / "no-such-browser"))
+    html = export_html(nb, deck, tmp_path / "html" / "talk.html").read_text(encoding="utf-8")
+    warned = capsys.readouterr().err.strip().splitlines()
+    assert len(warned) == 1 and "not fitted" in warned[0]
+    assert html.count("data-jd-slide=") == 1 and "(continued)" not in html
