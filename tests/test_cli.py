@@ -117,7 +117,7 @@ def imported(*args: str, cwd: Path) -> set[str]:
     import subprocess
     import sys
 
-    from conftest import ROOT
+    from support import ROOT
 
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "jaxdeck", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=600, env=dict(os.environ, PYTHONPATH=str(ROOT)))
