@@ -222,7 +222,7 @@ def test_force_rebuilds_everything(project):
 
 def test_same_kernel_environment_on_a_changed_machine_rebuilds_nothing(project):
     before = snapshot(project)
-    launcher = project / "tool" / "jaxdeck" / "execute.py"
+    launcher = project / "tool" / "jaxdeck" / "execute" / "kernel.py"
     launcher.write_text(launcher.read_text() + "\n# a comment: the kernel's environment is the same\n")
     assert build(project, "--pdf") == {"alpha": "up to date", "beta": "up to date"}
     assert changed(before, snapshot(project)) == set(records(["notebooks/alpha.ipynb", "notebooks/beta.ipynb"]))
