@@ -159,7 +159,10 @@ def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, br
             (out.parent / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, out.parent / relative)
     if fit:
+        from jaxdeck.html.fit import cuts_of, write_cuts
+
         nb = fitted(nb, out, title, browser)
+        write_cuts(out, cuts_of(nb))  # the live view cuts its slides where this fit did
     html = to_html(nb, title=title)
     for image in local_images(nb):
         source = (deck.parent / image).resolve()

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -301,6 +302,7 @@ def apply_cuts(nb: nbformat.NotebookNode, cuts: Iterable[int]) -> int:
         if start == at:
             continue
         cell = nb.cells[at]
+        cell.metadata.setdefault("jaxdeck", {})["cut"] = True  # for :func:`cuts_of`
         head = _section_heading(nb.cells[start]) if _only_heading(nb.cells[start]) else None
         if head is None:
             _set_kind(cell, SUBSLIDE)
@@ -320,6 +322,62 @@ def apply_cuts(nb: nbformat.NotebookNode, cuts: Iterable[int]) -> int:
     if done:
         _unique_ids(nb)
     return done
+
+
+# ------------------------------------------------------------------------ the record
+
+@dataclass(frozen=True)
+class Cut:
+    """One cut a fit made, for the live view to make the same (:mod:`jaxdeck.live.pieces`).
+
+    The cut falls before the cell of the unfitted deck whose ``metadata.jaxdeck.line`` is
+    ``line`` (a markdown cell's first line, a code cell's fence) or inside a markdown cell at
+    that source line; ``text`` is that line of the cell's source (a cut whose text no longer
+    matches is stale and skipped); ``heading`` is the continued heading shown above it, if any.
+    """
+
+    line: int
+    text: str
+    heading: str | None = None
+
+
+def cuts_of(fitted: nbformat.NotebookNode) -> list[Cut]:
+    """The cuts :func:`apply_cuts` made in a fitted deck, in order."""
+    found = []
+    for index, cell in enumerate(fitted.cells):
+        info = _info(cell)
+        if not info.get("cut") or "line" not in info:
+            continue
+        before = _info(fitted.cells[index - 1]) if index else {}
+        continues = before.get("continues")
+        heading = f"{'#' * int(continues['level'])} {continues['title']}{CONTINUED}" if continues else None
+        found.append(Cut(int(info["line"]), cell.source.split("\n")[0], heading))
+    return found
+
+
+def cuts_path(html: str | Path) -> Path:
+    """Where the fit of ``build/html/NAME.html`` keeps its cuts: ``build/html/NAME.cuts.json``."""
+    return Path(html).with_suffix(".cuts.json")
+
+
+def write_cuts(html: str | Path, cuts: Sequence[Cut]) -> None:
+    """Keep a fit's cuts beside its HTML (:func:`cuts_path`); none: no file."""
+    from jaxdeck.atomic import write_text
+
+    path = cuts_path(html)
+    if not cuts:
+        path.unlink(missing_ok=True)
+        return
+    write_text(path, json.dumps({"cuts": [asdict(cut) for cut in cuts]}, indent=1) + "\n")
+
+
+def read_cuts(html: str | Path) -> list[Cut]:
+    """The cuts :func:`write_cuts` kept for ``html``; none when the file is missing or not ours."""
+    try:
+        found = json.loads(cuts_path(html).read_text(encoding="utf-8"))["cuts"]
+        return [Cut(int(c["line"]), str(c["text"]), c.get("heading")) for c in found]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
 
 
 # ------------------------------------------------------------------------------- fit

@@ -16,6 +16,10 @@ the blank lines between them (``lines_to_next_cell``), and the header keeps what
 session's), so the deck on disk changes only where a cell was edited. Outputs are never
 written into the Markdown.
 
+The served cells are cut into the static deck's slides (:mod:`jaxdeck.live.pieces`: a MyST
+cell at its breaks, a deck without markers where its last HTML build's auto-fit cut it) and
+glued back on save.
+
 MyST tutorial decks: Markdown cells with MyST are served as JupyterLab renders them
 (:func:`show_myst`, roles as code, admonitions as HTML boxes styled by ``myst.css``) and
 Jupyter Book tags become RISE/JupyterLab metadata (:func:`show_tags`: ``remove-cell`` is
@@ -39,10 +43,12 @@ from traitlets import Unicode, default
 
 from jaxdeck.html.assets import DEFAULT_THEME, OWN_THEMES, THEMES
 from jaxdeck.read import deck_to_notebook
-from jaxdeck.decks import NOT_DECKS
+from jaxdeck.decks import NOT_DECKS, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.html.export import reveal_config
 from jaxdeck.html.layout import byline, provenance_line, static_outputs
+from jaxdeck.html.fit import read_cuts
+from jaxdeck.live.pieces import cut_view, join_view
 from jaxdeck.live.myst_view import restore_myst, restore_tags, show_myst, show_tags
 from jaxdeck.read.source import write_back
 from jaxdeck.read.structure import NOTE_PREFIX, NOTES
@@ -260,6 +266,7 @@ class DeckContentsManager(TextFileContentsManager):
                 for key in ("kernelspec", "language_info"):
                     if key in built.metadata:
                         nb.metadata[key] = built.metadata[key]
+        cut_view(nb, read_cuts(Outputs(os_path, Path(self.root_dir) / self.build_dir).html))
         hide_markers(nb)
         show_myst(nb)
         show_tags(nb)
@@ -287,6 +294,7 @@ class DeckContentsManager(TextFileContentsManager):
             restore_tags(model["content"])
             restore_myst(model["content"])
             restore_markers(model["content"])
+            join_view(model["content"])
             restore_kernel_metadata(model["content"])
             drop_live_view(model["content"])
             # written as jupytext's contents manager writes a text notebook, in the deck's own format
