@@ -44,6 +44,18 @@ def built(tmp_path_factory):
     return support.deck_builder(tmp_path_factory.mktemp("build"))
 
 
+@pytest.fixture(scope="session")
+def built_notebooks(tmp_path_factory):
+    """The tutorial notebooks (support.NOTEBOOKS), each built once (notebook, HTML fitted in
+    Chromium, its cuts) into a session folder whose image cache holds the remote badge."""
+    from jaxdeck.read.images import key
+
+    root = tmp_path_factory.mktemp("notebooks")
+    (root / "images").mkdir()
+    (root / "images" / f"{key(support.BADGE)}.svg").write_bytes(support.BADGE_SVG)
+    return support.deck_builder(root)
+
+
 def pytest_collection_modifyitems(items):
     """Every test that takes the ``browser`` fixture is marked ``browser`` (``-m 'not browser'`` skips them)."""
     for item in items:

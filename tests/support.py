@@ -5,9 +5,13 @@ A module of its own (not conftest.py) so that folders with a conftest of their o
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,6 +21,11 @@ if str(ROOT) not in sys.path:
 from jaxdeck.decks import find_decks  # noqa: E402
 
 DECKS = find_decks(None, ROOT / "slides")
+#: the tutorial notebooks (MyST and jupytext Markdown) that must become decks too
+NOTEBOOKS = sorted((ROOT / "tests" / "fixtures" / "notebooks").glob("*.md"))
+#: the remote badge of md_random_numbers.md, served from the build's image cache (no network in tests)
+BADGE = "https://img.shields.io/badge/runs%20on-CPU-informational"
+BADGE_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20"><rect width="90" height="20" fill="#07c"/></svg>'
 
 
 def deck_id(path: Path) -> str:
@@ -45,3 +54,32 @@ def deck_builder(root: Path):
         return done[deck]
 
     return get
+
+
+@contextlib.contextmanager
+def presenting(repo: Path, deck: str):
+    """`python -m jaxdeck present DECK --port 0 --no-browser` in ``repo``, as a presenter starts it;
+    yields {"process", "base", "token"} and stops it with Ctrl-C."""
+    import pytest
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", "present", deck,
+                                "--port", "0", "--no-browser"], cwd=repo, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url, lines, deadline = None, [], time.monotonic() + 120
+    while url is None and time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        found = re.search(r"slideshow:\s+(http://127\.0\.0\.1:\d+)/rise/\S+\?token=(\S+)", line)
+        if found:
+            url = found.groups()
+    if url is None:
+        process.kill()
+        pytest.fail("no slideshow URL printed:\n" + "".join(lines))
+    try:
+        yield {"process": process, "base": url[0], "token": url[1]}
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(30)

@@ -128,6 +128,17 @@ def _only_heading(cell) -> bool:
     return sum(1 for b in _parse(cell.source)[0] if b.kind not in _INVISIBLE) == 1
 
 
+def _leads_in(cell) -> bool:
+    """A heading alone, or a paragraph that ends with a colon: it introduces what follows, and a
+    cut never leaves it last on a slide."""
+    if _only_heading(cell):
+        return True
+    if cell.cell_type != "markdown":
+        return False
+    blocks = [b for b in _parse(cell.source)[0] if b.kind not in _INVISIBLE]
+    return len(blocks) == 1 and blocks[0].kind == "paragraph_open" and cell.source.rstrip().endswith(":")
+
+
 # ---------------------------------------------------------------------- cell helpers
 
 def _info(cell) -> dict:
@@ -256,7 +267,8 @@ def plan_cuts(nb: nbformat.NotebookNode, fills: Iterable[SlideFill]) -> list[int
     On an overflowing slide the cut falls at the first piece whose bottom is below the room;
     further cuts on the same slide follow from the same measurement, each piece shifted up by
     what the earlier cut moved away (the next round measures again, so an estimate that is
-    off is corrected there). A heading left last on a slide moves with what it heads. A piece
+    off is corrected there). A heading or a lead-in ending with a colon left last on a slide
+    moves with what it introduces. A piece
     taller than the slide stays on a slide of its own (after its heading): with nothing else
     to cut, the round plans nothing and fitting ends.
     """
@@ -281,7 +293,7 @@ def plan_cuts(nb: nbformat.NotebookNode, fills: Iterable[SlideFill]) -> list[int
             content = [b.cell for b in current if is_piece(nb.cells[b.cell]) and not _only_heading(nb.cells[b.cell])]
             if content:  # else the piece is alone under its heading: too tall for any slide, it stays
                 at = len(current)
-                while at > 1 and _only_heading(nb.cells[current[at - 1].cell]) and content[0] < current[at - 1].cell:
+                while at > 1 and _leads_in(nb.cells[current[at - 1].cell]) and content[0] < current[at - 1].cell:
                     at -= 1
                 moved = current[at:]
                 cut = moved[0] if moved else box

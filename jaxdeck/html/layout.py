@@ -11,8 +11,7 @@ They run on nbconvert's own copy of the notebook, in this order:
   has no widget JavaScript) and drops the notebook's widget state;
 - :class:`BookTags` applies Jupyter Book tags (:func:`jaxdeck.html.myst.cell_view`): a removed
   cell is hidden, an input or output part is ``"shown"``, ``"collapsed"`` or ``"removed"``
-  (only shown parts are drawn on slides), ``raises`` for an expected error (shown as its
-  name and first line, not its traceback); it marks markdown cells that need MyST rendering
+  (only shown parts are drawn on slides); it marks markdown cells that need MyST rendering
   (``myst``) and their remote images' copies beside the page (``images``: url -> relative path);
 - :class:`GatherNotes` puts all the notes of a slide into its first notes cell (reveal.js
   reads only the first ``<aside class="notes">`` of a slide);
@@ -104,7 +103,6 @@ def book_tags(cell) -> None:
         jd["role"] = HIDDEN
     jd["input"] = _part(view.show_input, view.input_collapsed)
     jd["output"] = _part(view.show_output, view.output_collapsed)
-    jd["raises"] = view.raises
     if cell.cell_type == "code" and not view.input_on_slide and not (view.output_on_slide and cell.get("outputs")):
         jd["role"] = HIDDEN  # nothing of it is drawn on a slide
     if cell.cell_type == "markdown":

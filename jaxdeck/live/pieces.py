@@ -77,20 +77,30 @@ def _heading_cell(heading: str, info: dict) -> nbformat.NotebookNode:
 
 
 def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
-    """One cell as the cells RISE shows, each remembering what :func:`join_view` needs."""
+    """One cell as the cells RISE shows, each with its effective slide type in ``slideshow`` and
+    remembering what :func:`join_view` needs."""
     own = copy.deepcopy(cell.metadata.get("slideshow"))
     info = {k: v for k, v in (cell.metadata.get("jaxdeck") or {}).items() if k != "breaks"}
     kept = {k: info[k] for k in ("images",) if k in info}
     head = starts.pop(0, None)
-    if cell.cell_type == "code":
+    if head is not None:
+        info = {**info, "slide_type": head[0]["slide_type"]}
+
+    def remember(piece, number: int, tail: str = "", prefix: str = "") -> None:
+        piece.metadata.setdefault("jaxdeck", {})[PIECE_KEY] = {
+            "of": cell.get("id"), "n": number, "tail": tail, "prefix": prefix, "slideshow": own}
+        kind = piece.metadata["jaxdeck"].get("slide_type")
+        if kind is not None:  # RISE reads ``slideshow``, which a deck may set on some cells only
+            _slideshow(piece, kind)
+
+    if cell.cell_type != "markdown":
         out = []
-        if head is not None:
-            piece_info, heading = head
-            if heading:
-                out.append(_heading_cell(heading, piece_info))
-            cell.metadata.setdefault("jaxdeck", {})[PIECE_KEY] = {"of": cell.get("id"), "n": 0, "tail": "",
-                                                                  "prefix": "", "slideshow": own}
-            _slideshow(cell, CONTINUE if heading else SUBSLIDE)
+        heading = head[1] if head is not None else None
+        if heading:
+            out.append(_heading_cell(heading, head[0]))
+            info["slide_type"] = CONTINUE
+        cell.metadata["jaxdeck"] = info
+        remember(cell, 0)
         return out + [cell]
     lines = cell.source.split("\n")
     offsets = [0] + sorted(starts)
@@ -99,15 +109,11 @@ def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
         end = offsets[number + 1] if number + 1 < len(offsets) else len(lines)
         shown, tail = _trailing_blank("\n".join(lines[start:end]))
         piece = cell if number == 0 else copy.deepcopy(cell)
-        piece_info, heading = (info, None) if number == 0 else starts[start]
-        if number == 0 and head is not None:
-            piece_info, heading = {**info, "slide_type": head[0]["slide_type"]}, head[1]
+        piece_info, heading = (info, head[1] if head else None) if number == 0 else starts[start]
         prefix = f"{heading}\n\n" if heading else ""
         piece.source = prefix + shown
-        piece.metadata["jaxdeck"] = {**piece_info, **kept, PIECE_KEY: {
-            "of": cell.get("id"), "n": number, "tail": tail, "prefix": prefix, "slideshow": own}}
-        if number or head is not None:
-            _slideshow(piece, piece_info.get("slide_type", CONTINUE))
+        piece.metadata["jaxdeck"] = {**piece_info, **kept}
+        remember(piece, number, tail, prefix)
         if number:
             piece["id"] = f"{str(cell.get('id') or 'cell')[:50]}-live{number}"
         out.append(piece)
@@ -115,13 +121,10 @@ def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
 
 
 def cut_view(nb: nbformat.NotebookNode, cuts: Sequence[Cut] = ()) -> None:
-    """Cut the served notebook's cells at their recorded breaks and at the fit's ``cuts``."""
+    """Cut the served notebook's cells at their recorded breaks and at the fit's ``cuts``, and give
+    every cell its effective slide type (``metadata.jaxdeck.slide_type``) where RISE reads it."""
     by_line = {cut.line: cut for cut in cuts}
-    cells = []
-    for cell in nb.cells:
-        starts = _starts(cell, by_line)
-        cells.extend(_pieces(cell, starts) if starts else [cell])
-    nb.cells = cells
+    nb.cells = [piece for cell in nb.cells for piece in _pieces(cell, _starts(cell, by_line))]
 
 
 def _text(source) -> str:

@@ -127,6 +127,16 @@ def test_a_heading_last_on_a_slide_moves_with_what_it_heads(write_deck):
                       ["## Heading" + CONTINUED, "#### Sub", "Under it."]]
 
 
+def test_a_lead_in_ending_with_a_colon_moves_with_the_code_it_introduces(write_deck):
+    code = "x = 1\ny = 2"
+    nb = deck_to_notebook(write_deck("## Heading\n\n" + paragraphs(3) + "As follows:\n\n"
+                                     f"```python\n{code}\n```\n\nAfter.\n"))
+    fitted, _ = run_fit(nb)
+    slides = [shown(fitted, cells) for cells in slides_of(fitted)]
+    assert slides == [["## Heading"] + [f"Paragraph {k}." for k in range(1, 4)],
+                      ["## Heading" + CONTINUED, "As follows:", code, "After."]]
+
+
 def test_a_deck_with_markers_is_returned_unchanged(write_deck):
     nb = deck_to_notebook(write_deck("## Heading\n\n" + paragraphs(10) + "---\n\n## Next\n\n" + paragraphs(10)))
     assert nb.metadata["jaxdeck_build"]["marker_mode"]

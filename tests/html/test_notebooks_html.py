@@ -10,14 +10,10 @@ import pytest
 
 from jaxdeck.html.export import to_html
 from jaxdeck.html.myst import cell_view
-from support import deck_builder
+from support import BADGE, BADGE_SVG, NOTEBOOKS
 from jaxdeck.read.images import key
 from jaxdeck.read.structure import slide_count
 
-NOTEBOOKS = sorted((Path(__file__).parents[1] / "fixtures" / "notebooks").glob("*.md"))
-#: the remote badge of md_random_numbers.md, served from the build's image cache (no network in tests)
-BADGE = "https://img.shields.io/badge/runs%20on-CPU-informational"
-SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20"><rect width="90" height="20" fill="#07c"/></svg>'
 RAW_MYST = ("{func}", "{ref}", "{doc}", "```{note}", ":::{", "+++")
 TARGET = re.compile(r"^\s*\([\w.:-]+\)=", re.MULTILINE)
 
@@ -27,14 +23,6 @@ SLIDE_TEXT = """() => {
   slides.querySelectorAll('aside.notes, script, style').forEach(el => el.remove());
   return slides.textContent;
 }"""
-
-
-@pytest.fixture(scope="module")
-def built_notebooks(tmp_path_factory):
-    root = tmp_path_factory.mktemp("notebooks")
-    (root / "images").mkdir()
-    (root / "images" / f"{key(BADGE)}.svg").write_bytes(SVG)
-    return deck_builder(root)
 
 
 def _distinctive(nb, index: int) -> str:
@@ -81,7 +69,7 @@ def test_a_remote_image_points_at_its_copy_beside_the_page(built_notebooks):
     page = Path(outputs.html).read_text(encoding="utf-8")
     src = f"images/remote/{key(BADGE)}.svg"
     assert f'src="{src}"' in page and "img.shields.io" not in page.replace(BADGE, "")
-    assert (Path(outputs.html).parent / src).read_bytes() == SVG
+    assert (Path(outputs.html).parent / src).read_bytes() == BADGE_SVG
 
 
 def test_without_chromium_a_marker_less_deck_is_exported_unfitted_with_one_warning(write_deck, tmp_path, monkeypatch, capsys):

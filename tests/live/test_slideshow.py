@@ -8,17 +8,16 @@ cell and a widget. Every page records the URLs it asks for: none may leave the l
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import psutil
 import pytest
+
+from support import presenting
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -62,25 +61,8 @@ def repo(tmp_path_factory, built):
 @pytest.fixture(scope="module")
 def server(repo):
     """`python -m jaxdeck present --port 0 --no-browser`; yields its process and base URL with token."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    process = subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", "present", "slides/example.md",
-                                "--port", "0", "--no-browser"], cwd=repo, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url, lines, deadline = None, [], time.monotonic() + 120
-    while url is None and time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        found = re.search(r"slideshow:\s+(http://127\.0\.0\.1:\d+)/rise/\S+\?token=(\S+)", line)
-        if found:
-            url = found.groups()
-    if url is None:
-        process.kill()
-        pytest.fail("no slideshow URL printed:\n" + "".join(lines))
-    yield {"process": process, "base": url[0], "token": url[1]}
-    process.send_signal(signal.SIGINT)
-    process.wait(30)
+    with presenting(repo, "slides/example.md") as started:
+        yield started
 
 
 @pytest.fixture(scope="module")

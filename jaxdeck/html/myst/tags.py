@@ -14,7 +14,6 @@ _REMOVE_OUTPUT = {"remove-output", "remove_output"}
 _HIDE_INPUT = {"hide-input", "hide_input"}
 _HIDE_OUTPUT = {"hide-output", "hide_output"}
 _HIDE_CELL = {"hide-cell", "hide_cell"}
-_RAISES = {"raises-exception"}
 
 
 @dataclass(frozen=True)
@@ -25,7 +24,7 @@ class CellView:
     false under ``remove-input``/``remove-output``. ``input_collapsed``/``output_collapsed``
     (``hide-input``/``hide-output``, or JupyterLab's ``jupyter.source_hidden`` /
     ``outputs_hidden``): in HTML behind a closed ``<details>``, on slides and in PDFs not
-    shown. ``raises``: an error output is expected and shown, not a build failure.
+    shown.
     """
 
     removed: bool = False
@@ -33,7 +32,6 @@ class CellView:
     show_output: bool = True
     input_collapsed: bool = False
     output_collapsed: bool = False
-    raises: bool = False
 
     @property
     def input_on_slide(self) -> bool:
@@ -67,7 +65,6 @@ def cell_view(cell: Any) -> CellView:
         show_output=not tags & _REMOVE_OUTPUT,
         input_collapsed=hide_cell or bool(tags & _HIDE_INPUT) or bool(_get(jupyter, "source_hidden")),
         output_collapsed=hide_cell or bool(tags & _HIDE_OUTPUT) or bool(_get(jupyter, "outputs_hidden")),
-        raises=bool(tags & _RAISES),
     )
 
 

@@ -1,0 +1,69 @@
+"""Tutorial notebooks presented live: `jaxdeck present`'s real server, RISE and a headless Chromium.
+
+Each fixture of tests/fixtures/notebooks, built as `make` builds it (its HTML fitted in Chromium,
+the cuts kept beside it), is opened in the live slideshow and walked slide by slide: it has the
+static deck's slides, none runs past the bottom, and no MyST syntax shows raw.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from support import NOTEBOOKS, ROOT, presenting
+
+#: every slide of the live deck, laid out: its scroll height and visible Markdown text
+WALK = """async () => {
+  const reveal = window.jaxdeckLive.reveal;
+  const slides = [];
+  for (const slide of reveal.getSlides()) {
+    const at = reveal.getIndices(slide);
+    reveal.slide(at.h, at.v);
+    await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const text = [...slide.querySelectorAll('.jp-RenderedMarkdown')].filter(e => e.offsetParent)
+      .map(e => e.textContent).join('\\n');
+    slides.push({h: at.h, v: at.v, height: slide.scrollHeight, text});
+  }
+  return {room: Number(reveal.getConfig().height), slides};
+}"""
+#: MyST syntax a reader must never see: roles, targets, directive fences, block breaks
+RAW_MYST = ("{func}`", "{ref}`", "{doc}`", "```{", ":::{", "+++")
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory, built_notebooks):
+    """A repository holding the fixtures as slides/ and their build (notebooks, HTML cuts, images)."""
+    root = tmp_path_factory.mktemp("live-notebooks")
+    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
+    (root / "slides").mkdir()
+    for deck in NOTEBOOKS:
+        outputs, _ = built_notebooks(deck)
+        shutil.copy(deck, root / "slides" / deck.name)
+    shutil.copytree(outputs.root, root / "build")
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(repo):
+    with presenting(repo, f"slides/{NOTEBOOKS[0].name}") as started:
+        yield started
+
+
+@pytest.mark.parametrize("deck", NOTEBOOKS, ids=lambda p: p.stem)
+def test_a_tutorial_notebook_presents_live_on_the_static_decks_slides_without_overflow(deck, repo, server, browser):
+    static = (repo / "build" / "html" / f"{deck.stem}.html").read_text(encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(f"{server['base']}/rise/slides/{deck.name}?token={server['token']}")
+        page.wait_for_selector("body.jd-live-ready", timeout=90000)
+        page.evaluate("document.fonts.ready.then(() => true)")
+        walked = page.evaluate(WALK)
+    finally:
+        page.close()
+    slides = walked["slides"]
+    assert len(slides) == static.count("data-jd-slide=")
+    over = [(s["h"], s["v"], s["height"]) for s in slides if s["height"] > walked["room"] + 2]
+    assert over == [], f"live slides (h, v, height) taller than {walked['room']} px"
+    raw = [(s["h"], s["v"], token) for s in slides for token in RAW_MYST if token in s["text"]]
+    assert raw == []
