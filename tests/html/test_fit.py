@@ -10,10 +10,11 @@ import nbformat
 import pytest
 
 from jaxdeck.html import myst
-from jaxdeck.html.fit import (CONTINUED, CellBox, SlideFill, cell_ids, explode, fills_from_page, fit, fit_in_browser,
-                              is_piece, measure_page)
+from jaxdeck.html.fit import (CONTINUED, CellBox, SlideFill, cell_ids, cuts_of, explode, fills_from_page, fit,
+                              fit_in_browser, is_piece, measure_page)
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.read.structure import NOTES, SLIDE, SUBSLIDE
+from support import DECKS, deck_id
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "fit"
 ROOM = 600.0
@@ -143,6 +144,15 @@ def test_a_deck_with_markers_is_returned_unchanged(write_deck):
     fitted, fake = run_fit(nb)
     assert fitted == nb and fitted is not nb
     assert fake.renders == []
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_the_decks_in_slides_keep_their_own_layout(deck):
+    """Every deck in slides/ has markers: never measured, never cut, no cuts file for the live view."""
+    nb = deck_to_notebook(deck)
+    fitted, fake = run_fit(nb)
+    assert fitted == nb and fake.renders == []
+    assert cuts_of(fitted) == []
 
 
 def test_a_deck_that_fits_is_measured_once_and_only_exploded(write_deck):

@@ -67,3 +67,18 @@ def test_a_tutorial_notebook_presents_live_on_the_static_decks_slides_without_ov
     assert over == [], f"live slides (h, v, height) taller than {walked['room']} px"
     raw = [(s["h"], s["v"], token) for s in slides for token in RAW_MYST if token in s["text"]]
     assert raw == []
+
+
+def test_the_corpus_has_continued_slides_to_follow(repo):
+    """The walk above follows the fit's cuts: some fall inside markdown cells, some before code."""
+    from jaxdeck.html.fit import read_cuts
+    from jaxdeck.read import deck_to_notebook
+
+    inside = before_code = 0
+    for deck in NOTEBOOKS:
+        nb = deck_to_notebook(repo / "slides" / deck.name, build=repo / "build")
+        starts = {c.metadata["jaxdeck"]["line"]: c.cell_type for c in nb.cells}
+        for cut in read_cuts(repo / "build" / "html" / f"{deck.stem}.html"):
+            before_code += starts.get(cut.line) == "code"
+            inside += cut.line not in starts
+    assert inside and before_code
