@@ -38,6 +38,7 @@ from jaxdeck.browser import chromium
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
+from jaxdeck.html.fit import read_cuts
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 THEME = THEMES / "jaxdeck"
@@ -106,16 +107,23 @@ def page_count(page) -> int:
     return page.evaluate("document.querySelectorAll('.reveal .slides .pdf-page').length")
 
 
+def page_slides(page) -> list[int]:
+    """The deck's slide number on each printed page (``data-jd-slide``; an auto-fit's
+    continuation pages repeat their section's), 0 where a page names none."""
+    return page.evaluate("[...document.querySelectorAll('.reveal .slides .pdf-page')].map(p => "
+                         "Number((p.querySelector('section[data-jd-slide]') || {dataset: {}}).dataset.jdSlide || 0))")
+
+
 def render_notes(texts: list[str]) -> str:
     """Speaker notes (Markdown, written by the deck's author) as HTML."""
     return "\n".join(_notes_markdown.render(text) for text in texts if text.strip())
 
 
-def title_metadata(nb: nbformat.NotebookNode, source: str) -> list[tuple[str, str]]:
+def title_metadata(nb: nbformat.NotebookNode, source: str, pages: int) -> list[tuple[str, str]]:
     options = DeckOptions.of(nb)
     rows = [(label, str(getattr(options, key))) for key, label in
             (("author", "Author"), ("date", "Date"), ("venue", "Venue")) if getattr(options, key)]
-    rows.append(("Slides", str(slide_count(nb))))
+    rows.append(("Slides", str(pages)))
     rows.append(("Source", source))
     return rows
 
@@ -151,22 +159,29 @@ def header_template(title: str) -> str:
     return str(_handout_macros().page_header(title))
 
 
-def handout_parts(nb: nbformat.NotebookNode, pages: int, source: str) -> dict:
-    """The handout's title page, per-slide headings and notes, as HTML from the macros of handout.html.j2."""
+def handout_parts(nb: nbformat.NotebookNode, slides: list[int], source: str) -> dict:
+    """The handout's title page, per-page headings and notes, as HTML from the macros of handout.html.j2.
+
+    ``slides`` is the deck's slide number on each page (:func:`page_slides`): a slide's notes go
+    under its first page, so the continuation pages of an auto-fitted section do not repeat them.
+    """
     options = DeckOptions.of(nb)
     title = options.title_for(source)
     notes = notes_by_slide(nb)
     macros = _handout_macros()
-    front = macros.front(title, options.subtitle, title_metadata(nb, source), provenance_rows(nb), pages, source)
+    pages = len(slides)
+    front = macros.front(title, options.subtitle, title_metadata(nb, source, pages), provenance_rows(nb), pages, source)
+    first = [number not in slides[:k] for k, number in enumerate(slides)]
     return {"front": str(front),
             "labels": [str(macros.slide_head(k, pages, title)) for k in range(1, pages + 1)],
-            "notes": [str(macros.notes(render_notes(notes.get(k, [])))) for k in range(1, pages + 1)]}
+            "notes": [str(macros.notes(render_notes(notes.get(number, []) if is_first else [])))
+                      for number, is_first in zip(slides, first)]}
 
 
 def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str) -> bytes:
     """The A4 handout, printed from the same laid-out print view as the slides PDF."""
     title = DeckOptions.of(nb).title_for(source)
-    page.evaluate(script("handout.js"), handout_parts(nb, page_count(page), source))
+    page.evaluate(script("handout.js"), handout_parts(nb, page_slides(page), source))
     page.add_style_tag(content=HANDOUT_CSS.read_text(encoding="utf-8"))
     return page.pdf(format="A4", print_background=True, display_header_footer=True, prefer_css_page_size=False,
                     header_template=header_template(f"{title} (handout)"), footer_template="<span></span>",
@@ -189,7 +204,7 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
     with _browser(browser) as started:
         with print_view(started, html, width, height) as page:
             pages = page_count(page)
-            expected = slide_count(nb)
+            expected = slide_count(nb) + len(read_cuts(html))  # each cut of the auto-fit is one slide more
             if expected and pages != expected:
                 raise DeckError(outputs.deck, None, f"the HTML deck has {pages} slides but the notebook {expected}",
                                 "rebuild it with `make slides`")

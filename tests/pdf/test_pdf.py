@@ -10,10 +10,11 @@ import nbformat
 import pytest
 from markdown_it import MarkdownIt
 
-from support import DECKS, ROOT, deck_id
+from support import DECKS, NOTEBOOKS, ROOT, deck_id
 from jaxdeck.build import build_deck
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
+from jaxdeck.html.fit import CONTINUED, read_cuts
 from jaxdeck.pdf.export import Printed, export_pdfs
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
@@ -161,3 +162,17 @@ def test_deck_pdfs(deck, built, browser, tmp_path):
     outputs, nb = built(deck)
     export_pdfs(nb, outputs.html, outputs, browser=browser)
     assert_pdfs(nb, outputs, tmp_path)
+
+
+@pytest.mark.parametrize("deck", [p for p in NOTEBOOKS if p.stem in ("myst_jit_basics", "md_control_flow")],
+                         ids=lambda p: p.stem)
+def test_an_auto_fitted_tutorial_prints_a_page_per_fitted_slide(deck, built_notebooks, browser):
+    outputs, nb = built_notebooks(deck)
+    cuts = read_cuts(outputs.html)
+    assert cuts, "the fixture needs its sections cut to fit"
+    export_pdfs(nb, outputs.html, outputs, browser=browser)
+    pages = slide_count(nb) + len(cuts)
+    assert pdf_pages(outputs.pdf) == pages == Path(outputs.html).read_text(encoding="utf-8").count("data-jd-slide=")
+    assert normal(pdf_text(outputs.pdf)).count(CONTINUED.strip()) == sum(1 for c in cuts if c.heading)
+    handout = normal(pdf_text(outputs.handout))
+    assert f"Slides {pages}" in normal(pdf_text(outputs.handout, 1, 1)) and f"Slide {pages} / {pages}" in handout
