@@ -48,6 +48,7 @@ from jaxdeck.errors import DeckError
 from jaxdeck.html.export import reveal_config
 from jaxdeck.html.layout import byline, provenance_line, static_outputs
 from jaxdeck.html.fit import read_cuts
+from jaxdeck.live import stash
 from jaxdeck.live.pieces import cut_view, join_view
 from jaxdeck.live.myst_view import restore_myst, restore_tags, show_myst, show_tags
 from jaxdeck.read.source import write_back
@@ -184,14 +185,9 @@ def live_css(theme: str) -> str:
 def restore_markers(nb: dict) -> None:
     """Put back what :func:`hide_markers` took out (on the JSON model a save receives)."""
     for cell in nb.get("cells", []):
-        info = cell.get("metadata", {}).get("jaxdeck", {})
-        prefix = info.pop(MARKER_KEY, None) if isinstance(info, dict) else None
-        if prefix is None:
-            continue
-        source = cell.get("source", "")
-        if isinstance(source, list):
-            source = "".join(source)
-        cell["source"] = prefix + source
+        prefix = stash.take(cell, MARKER_KEY)
+        if prefix is not None:
+            cell["source"] = prefix + stash.text(cell)
 
 
 class DeckContentsManager(TextFileContentsManager):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import nbformat
 
 from jaxdeck.html.myst import cell_view, has_myst, live_markdown
+from jaxdeck.live import stash
 
 
 MYST_KEY = "myst_source"
@@ -93,13 +94,10 @@ def restore_myst(nb: dict) -> None:
     A cell the presenter did not touch gets its own text back; an edited one gets the
     presenter's changes applied to its own text (a line they rewrote keeps their version)."""
     for cell in nb.get("cells", []):
-        info = cell.get("metadata", {}).get("jaxdeck", {})
-        original = info.pop(MYST_KEY, None) if isinstance(info, dict) else None
+        original = stash.take(cell, MYST_KEY)
         if original is None:
             continue
-        source = cell.get("source", "")
-        if isinstance(source, list):
-            source = "".join(source)
+        source = stash.text(cell)
         shown = live_markdown(original)
         if source == shown:
             cell["source"] = original
@@ -156,9 +154,7 @@ def restore_tags(nb: dict) -> None:
              "outputs_hidden": ("jupyter", "outputs_hidden")}
     for cell in nb.get("cells", []):
         metadata = cell.get("metadata", {})
-        info = metadata.get("jaxdeck", {})
-        saved = info.pop(TAGS_KEY, None) if isinstance(info, dict) else None
-        for key, before in (saved or {}).items():
+        for key, before in (stash.take(cell, TAGS_KEY) or {}).items():
             parent, name = paths[key]
             holder = metadata.get(parent)
             if not isinstance(holder, dict):

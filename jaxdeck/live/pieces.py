@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import nbformat
 
 from jaxdeck.html.fit import Cut
+from jaxdeck.live import stash
 from jaxdeck.read.structure import CONTINUE, SUBSLIDE
 
 #: what a piece remembers, in ``metadata.jaxdeck``: {"of", "n", "tail", "prefix", "slideshow"} or {"inserted": True}
@@ -127,10 +128,6 @@ def cut_view(nb: nbformat.NotebookNode, cuts: Sequence[Cut] = ()) -> None:
     nb.cells = [piece for cell in nb.cells for piece in _pieces(cell, _starts(cell, by_line))]
 
 
-def _text(source) -> str:
-    return "".join(source) if isinstance(source, list) else (source or "")
-
-
 def join_view(nb: dict) -> None:
     """Undo :func:`cut_view` on the JSON model a save receives: consecutive pieces of one cell
     become that cell again, the continued headings go, each cell gets its own ``slideshow`` back."""
@@ -138,22 +135,21 @@ def join_view(nb: dict) -> None:
     last: tuple | None = None  # (cell id, piece number) of the piece cells[-1] ends with
     for cell in nb.get("cells", []):
         metadata = cell.setdefault("metadata", {})
-        info = metadata.get("jaxdeck")
-        piece = info.pop(PIECE_KEY, None) if isinstance(info, dict) else None
+        piece = stash.take(cell, PIECE_KEY)
         if not isinstance(piece, dict):
             cells.append(cell)
             last = None
             continue
         if piece.get("inserted"):
             continue
-        source = _text(cell.get("source"))
+        source = stash.text(cell)
         prefix = piece.get("prefix") or ""
         if prefix and source.startswith(prefix):
             source = source[len(prefix):]
         source += piece.get("tail") or ""
         number = piece.get("n", 0)
         if number and last == (piece.get("of"), number - 1):
-            cells[-1]["source"] = _text(cells[-1]["source"]) + "\n" + source
+            cells[-1]["source"] = stash.text(cells[-1]) + "\n" + source
         else:
             cell["source"] = source
             if piece.get("slideshow") is None:
