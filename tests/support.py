@@ -83,3 +83,20 @@ def presenting(repo: Path, deck: str):
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(30)
+
+
+def command_line(process) -> str:
+    """A process's command line, or "" once it has ended: a child listed a moment ago may be a zombie by now."""
+    import psutil
+
+    try:
+        return " ".join(process.cmdline())
+    except psutil.Error:
+        return ""
+
+
+def kernels_under(pid: int) -> list:
+    """The ipykernel processes among ``pid``'s descendants that are still running."""
+    import psutil
+
+    return [p for p in psutil.Process(pid).children(recursive=True) if "ipykernel" in command_line(p)]

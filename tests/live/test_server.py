@@ -27,6 +27,7 @@ import pytest
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.errors import DeckError
 from jaxdeck.live.server import check_port
+from support import command_line
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -210,13 +211,6 @@ def test_ctrl_c_stops_the_server_and_its_kernels(server):
     assert process.wait(30) == 0
     gone, alive = psutil.wait_procs(children, timeout=15)
     assert not alive
-
-
-def command_line(process: psutil.Process) -> str:
-    try:
-        return " ".join(process.cmdline())
-    except psutil.Error:
-        return ""
 
 
 @pytest.mark.parametrize("signum, then, stuck", [

@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import presenting
+from support import kernels_under, presenting
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -258,14 +258,7 @@ def test_interrupt_key_stops_a_long_cell_and_the_kernel_survives(talk):
 
 
 def kernel_processes(server) -> list[psutil.Process]:
-    found = []
-    for child in psutil.Process(server["process"].pid).children(recursive=True):
-        try:
-            if "ipykernel" in " ".join(child.cmdline()):
-                found.append(child)
-        except psutil.NoSuchProcess:
-            pass
-    return found
+    return kernels_under(server["process"].pid)
 
 
 def wait_status(page, pattern: str, timeout: float):

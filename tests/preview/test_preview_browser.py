@@ -12,7 +12,7 @@ import time
 import psutil
 import pytest
 
-from support import ROOT
+from support import ROOT, kernels_under
 
 DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\n```\n\n---\n\n## Two\n\nFirst point.\n\n. . .\n\nSecond point.\n\n"
         "```python\nprint('x is', x)\n```\n\nNote: the demo\n\n---\n\n## Three\n\nThe end.\n")
@@ -92,7 +92,7 @@ def test_a_stop_signal_ends_the_preview_and_its_kernel(preview, signum):
     process, url, deck = preview
     me = psutil.Process(process.pid)
     deadline = time.monotonic() + 60
-    while not [p for p in me.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]:
+    while not kernels_under(process.pid):
         assert time.monotonic() < deadline, "no kernel started"
         time.sleep(0.1)
     children = [p.pid for p in me.children(recursive=True)]
