@@ -100,3 +100,17 @@ def kernels_under(pid: int) -> list:
     import psutil
 
     return [p for p in psutil.Process(pid).children(recursive=True) if "ipykernel" in command_line(p)]
+
+
+def still_running(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that are running: gone and zombie (ended, not yet reaped) both count as stopped."""
+    import psutil
+
+    left = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                left.append(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return left

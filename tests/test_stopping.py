@@ -13,7 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import ROOT, run_cli
+from support import ROOT, command_line, run_cli, still_running
 
 FIRST = "# Talk\n\n```python\n6 * 7\n```\n\nNote: the answer\n"
 #: the second cell says it started (through a file the test names), then runs far past the test
@@ -36,17 +36,6 @@ def wait_for(predicate, seconds: float, what: str):
     raise AssertionError(f"gave up waiting for {what}")
 
 
-def alive(pids: list[int]) -> list[int]:
-    left = []
-    for pid in pids:
-        try:
-            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                left.append(pid)
-        except psutil.NoSuchProcess:
-            pass
-    return left
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_stop_signal_ends_the_build_its_kernel_and_its_browser(tmp_path, signum):
@@ -66,7 +55,7 @@ def test_a_stop_signal_ends_the_build_its_kernel_and_its_browser(tmp_path, signu
         assert build.poll() is None, build.communicate()
         me = psutil.Process(build.pid)
         # the browser starts while the kernel runs: wait until it is there too
-        wait_for(lambda: any("chrom" in p.name().lower() for p in me.children(recursive=True)), 60, "the browser")
+        wait_for(lambda: any("chrom" in command_line(p).lower() for p in me.children(recursive=True)), 60, "the browser")
         children = [p.pid for p in me.children(recursive=True)]
         build.send_signal(signum)
         out, err = build.communicate(timeout=30)  # a hang guard: it used to take a SIGKILL
@@ -76,6 +65,6 @@ def test_a_stop_signal_ends_the_build_its_kernel_and_its_browser(tmp_path, signu
             build.communicate()
     assert build.returncode == 128 + signum
     assert err.strip().splitlines() == ["interrupted" if signum == signal.SIGINT else "stopped by SIGTERM"], err
-    wait_for(lambda: not alive(children), 5, "the children to be reaped")
+    wait_for(lambda: not still_running(children), 5, "the children to be reaped")
     assert digest(project / "build") == before  # no partial file, earlier outputs intact
     assert deck.read_text() == SLOW

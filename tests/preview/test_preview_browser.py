@@ -12,7 +12,7 @@ import time
 import psutil
 import pytest
 
-from support import ROOT, kernels_under
+from support import ROOT, kernels_under, still_running
 
 DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\n```\n\n---\n\n## Two\n\nFirst point.\n\n. . .\n\nSecond point.\n\n"
         "```python\nprint('x is', x)\n```\n\nNote: the demo\n\n---\n\n## Three\n\nThe end.\n")
@@ -100,6 +100,5 @@ def test_a_stop_signal_ends_the_preview_and_its_kernel(preview, signum):
     process.wait(timeout=30)  # a hang guard
     assert process.returncode == (0 if signum == signal.SIGINT else 128 + signum)
     time.sleep(0.2)
-    assert not [pid for pid in children if psutil.pid_exists(pid)
-                and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+    assert not still_running(children)
     assert deck.read_text() == DECK

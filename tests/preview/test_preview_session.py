@@ -10,6 +10,7 @@ from jaxdeck.build import build_deck
 from jaxdeck.execute.cache import ExecutionCache
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.preview.session import Session, plan
+from support import still_running
 
 DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\nx * 7\n```\n\n---\n\n## Two\n\n"
         "```python\nimport os\nos.getpid()\n```\n\nNote: the kernel's process\n")
@@ -128,4 +129,4 @@ def test_closing_stops_the_kernel(session):
     session.rebuild()
     pid = session.kernel.pid
     session.close()
-    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not still_running([pid])
