@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping
 
 from .._display import (
     PALETTE,
+    MUTED,
     REFERENCE_COLOUR,
     WARN,
     Displayable,
@@ -161,27 +162,37 @@ class CompactComparison(Displayable):
     comparison: Comparison
 
     def provenance(self) -> str:
-        """Where each entry ran, what the jitted entries cost to compile, and which were noisy."""
+        """Where each entry ran, which had warnings, and what the jitted entries cost to compile.
+
+        The warnings come right after the device: the line is cut to one line on a slide, and
+        what is cut must be the least important part.
+        """
         timings = self.comparison.timings
         parts = [self.comparison.places()]
+        noisy = [name for name, t in timings.items() if t.warnings()]
+        if noisy:
+            parts.append("warnings: " + ", ".join(noisy) + " (see the text form)")
         compiles = [f"{name} {'cached' if t.compile_cached else fmt_seconds(t.compile_s)}"
                     for name, t in timings.items() if t.compile_s is not None]
         if compiles:
             parts.append("compile: " + ", ".join(compiles))
         first = next(iter(timings.values()))
         parts.append(f"{first.host}; jax {first.jax_version}")
-        noisy = [name for name, t in timings.items() if t.warnings()]
-        if noisy:
-            parts.append("warnings: " + ", ".join(noisy) + " (see the text form)")
         return ". ".join(parts) + "."
 
     def _text(self) -> str:
         return str(self.comparison)
 
     def _html(self) -> str:
+        """Chart, verdict and provenance, one line each whatever was measured: a slide that fits
+        when the timing was quiet and on target still fits when it was not (the text form and
+        each line's hover text say it all; the noisy entries are named in the provenance)."""
         c = self.comparison
-        verdict = c.verdict()._html() if c.reference else ""
-        return box(c.chart() + verdict + small(self.provenance()), title=c.title or None)
+        verdict = dataclasses.replace(c.verdict(), noisy=()).html(one_line=True) if c.reference else ""
+        line = self.provenance()
+        provenance = (f'<div title="{esc(line)}" style="font-size:14px;color:{MUTED};margin-top:0.3em;'
+                      f'white-space:nowrap;overflow:hidden;text-overflow:ellipsis">{esc(line)}</div>')
+        return box(c.chart() + verdict + provenance, title=c.title or None)
 
     def verdict(self) -> Verdict:
         """The comparison's computed verdict against its reference figures."""
@@ -209,9 +220,9 @@ def compare(fns: Mapping[str, Callable], *args, baseline: str | None = None,
     (default: the first). ``reference``: published figures to show beside ours, as strings
     (``"1.81 s"``, ``"410 ms"``) or seconds, labelled ``reference_label``; ratios are shown
     for both. ``budget_s`` is per function. ``tolerance``: the factor within which a ratio
-    counts as reproducing the reference's (:meth:`Comparison.verdict`). ``remeasure``: an
-    entry whose spread exceeds its median is measured once more with this many times the
-    budget (0: never), and the second measurement is kept. ``figure``: a name for the headline
+    counts as reproducing the reference's (:meth:`Comparison.verdict`). ``remeasure``: a noisy
+    entry (:attr:`Timing.noisy`) is measured once more with this many times the budget
+    (0: never), and the second measurement is kept. ``figure``: a name for the headline
     figure this reproduces; the comparison is then kept for :func:`scoreboard`.
     """
     if not fns:
@@ -234,8 +245,8 @@ def compare(fns: Mapping[str, Callable], *args, baseline: str | None = None,
             longer = (budget_s or 0.2 * repeat) * remeasure
             again = bench(fn, *call_args, warmup=warmup, repeat=repeat, number=number, budget_s=longer,
                           label=name, **kwargs)
-            note = (f"re-measured with a {fmt_seconds(longer)} budget: the first spread "
-                    f"({fmt_seconds(t.std_s)}) exceeded its median ({fmt_seconds(t.median_s)})")
+            note = (f"re-measured with a {fmt_seconds(longer)} budget: the first interquartile spread "
+                    f"({fmt_seconds(t.iqr_s)}) exceeded its median ({fmt_seconds(t.median_s)})")
             t = dataclasses.replace(again, notes=again.notes + (note,))
         timings[name] = t
     result = Comparison(timings=timings, baseline=baseline, reference=ref, reference_label=reference_label,

@@ -62,7 +62,7 @@ class Verdict(Displayable):
     baseline: str
     reference_label: str
     tolerance: float
-    noisy: tuple = ()  # entries whose spread still exceeds their median
+    noisy: tuple = ()  # entries still noisy (Timing.noisy) after re-measuring
 
     @property
     def reproduced(self) -> bool | None:
@@ -93,9 +93,17 @@ class Verdict(Displayable):
         return str(self)
 
     def _html(self) -> str:
+        return self.html()
+
+    def html(self, one_line: bool = False) -> str:
+        """The verdict, its head coloured; ``one_line``: cut to one line (the whole text on hover)."""
         colour = "#2e7d32" if self.reproduced else (MUTED if self.reproduced is None else WARN)
-        head, _, rest = str(self).partition(":")
-        return (f'<div class="verdict" style="font-size:17px"><b style="color:{colour}">{esc(head)}</b>:'
+        text = str(self)
+        head, _, rest = text.partition(":")
+        hover, style = "", "font-size:17px"
+        if one_line:
+            hover, style = f' title="{esc(text)}"', style + ";white-space:nowrap;overflow:hidden;text-overflow:ellipsis"
+        return (f'<div class="verdict"{hover} style="{style}"><b style="color:{colour}">{esc(head)}</b>:'
                 f"{esc(rest)}</div>")
 
     def to_dict(self) -> dict:

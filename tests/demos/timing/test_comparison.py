@@ -1,5 +1,6 @@
 """demos._timing.comparison: compare() under one protocol, its ratios, reference, chart and compact view."""
 
+import dataclasses
 import math
 import time
 
@@ -8,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from demos._display import parse_seconds
 from demos.timing import CompactComparison, Comparison, Timing, compact, compare
 
 
@@ -80,3 +82,29 @@ def test_compact_reports_compile_time_of_jitted_entries():
 def test_compact_rejects_other_objects():
     with pytest.raises(TypeError, match="Comparison"):
         compact(42)
+
+
+@pytest.mark.browser
+def test_a_noisy_compact_view_is_as_tall_as_a_quiet_one(make_timing, browser):
+    """A slide that fits when the timing was quiet still fits when it was noisy and off target:
+    the compact view's verdict and provenance keep their one line each (the text form says it all)."""
+    reference = {"eager": "13.6 µs", "jit": "3.72 µs", "fused": "2.1 µs"}
+    quiet = Comparison(timings={"eager": make_timing("eager", 20e-6), "jit": make_timing("jit", 5.2e-6),
+                                "fused": make_timing("fused", 3e-6)},
+                       baseline="eager", reference={k: parse_seconds(v) for k, v in reference.items()},
+                       reference_label="seed 002")
+    stray = "re-measured with a 900 ms budget: the first interquartile spread (23.6 µs) exceeded its median (7.82 µs)"
+    noisy_timings = {name: dataclasses.replace(make_timing(name, seconds, spread=seconds * 1.5), notes=(stray,))
+                     for name, seconds in (("eager", 51.5e-6), ("jit", 5.6e-6), ("fused", 0.9e-6))}
+    noisy = dataclasses.replace(quiet, timings=noisy_timings)
+    assert noisy.verdict().reproduced is False and noisy.verdict().noisy
+    assert "still noisy" in str(compact(noisy)) and "warnings: eager, jit, fused" in compact(noisy).provenance()
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        heights = []
+        for view in (compact(quiet), compact(noisy)):
+            page.set_content(f'<body style="margin:0;width:1216px">{view._repr_html_()}</body>')
+            heights.append(page.evaluate("document.querySelector('.demos-output').getBoundingClientRect().height"))
+    finally:
+        page.close()
+    assert heights[1] == heights[0], heights

@@ -9,6 +9,7 @@ with the decks, so a deck cannot change its reference figures without this file 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,14 @@ def test_verdict_is_shown_in_text_html_and_dict(make_comparison):
     assert c.to_dict()["verdict"]["reproduced"] is False
     view = c.compact()
     assert "not reproduced" in view._repr_html_() and "not reproduced" in str(view)
+
+
+def test_one_stray_repeat_does_not_make_a_timing_noisy(make_timing):
+    """The median ignores one slow repeat (a GC pause, another process), so the noise test does too."""
+    stray = dataclasses.replace(make_timing("s", 1.0), times_s=(1.0, 1.0, 1.1, 1.0, 0.9, 1.0, 40.0))
+    assert stray.std_s > stray.median_s and not stray.noisy
+    spread = dataclasses.replace(make_timing("w", 1.0), times_s=(1.0, 1.0, 1.0, 1.0, 5.0, 5.0, 5.0))
+    assert spread.noisy and spread.iqr_s == 4.0
 
 
 def test_noisy_rows_are_flagged_and_remeasured(make_timing):
