@@ -13,6 +13,9 @@ The protocol (:func:`bench`), which :func:`compare`, the widgets and ``%jaxtime`
 4. The loop count per repeat is chosen like ``timeit.autorange`` but inside a time budget,
    so microsecond calls are averaged over many loops and a cell still ends in time.
 5. Every result carries provenance: device kind, backend, jax/jaxlib versions, UTC time.
+6. A result whose middle half of repeats spreads wider than its median is noisy (one stray
+   repeat is not enough): :func:`compare` measures it once more with a longer budget and
+   says so; its compact view names it without growing a line, so the slide still fits.
 
 This module is the public face; the pieces live in ``demos._timing``: ``measure`` (the loop),
 ``result`` (:class:`Timing`), ``comparison`` (:func:`compare`, :func:`compact`), ``verdict``
