@@ -26,6 +26,8 @@ BOX_STYLE = (
     f"font-family:{FONT};font-size:18px;line-height:1.35;color:{INK};background:{BG};"
     "max-width:1100px;box-sizing:border-box;padding:0.3em 0;text-align:left"
 )
+#: a line that never wraps: what does not fit ends in an ellipsis (give the element the whole text as its title)
+ONE_LINE = "white-space:nowrap;overflow:hidden;text-overflow:ellipsis"
 
 
 def esc(text: object) -> str:
@@ -41,8 +43,14 @@ def box(inner_html: str, title: str | None = None) -> str:
     return f'<div class="demos-output" style="{BOX_STYLE}">{head}{inner_html}</div>'
 
 
-def small(text: str) -> str:
-    """A muted, smaller line (provenance, footnotes); the text is escaped."""
+def small(text: str, one_line: bool = False) -> str:
+    """A muted, smaller line (provenance, footnotes); the text is escaped.
+
+    ``one_line``: never wraps, cut with an ellipsis, the whole text on hover (for a crowded slide).
+    """
+    if one_line:
+        return (f'<div title="{esc(text)}" style="font-size:14px;color:{MUTED};margin-top:0.3em;{ONE_LINE}">'
+                f'{esc(text)}</div>')
     return f'<div style="font-size:14px;color:{MUTED};margin-top:0.3em">{esc(text)}</div>'
 
 

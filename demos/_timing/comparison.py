@@ -10,7 +10,6 @@ from typing import Any, Callable, Mapping
 
 from .._display import (
     PALETTE,
-    MUTED,
     REFERENCE_COLOUR,
     WARN,
     Displayable,
@@ -169,9 +168,9 @@ class CompactComparison(Displayable):
         """
         timings = self.comparison.timings
         parts = [self.comparison.places()]
-        noisy = [name for name, t in timings.items() if t.warnings()]
-        if noisy:
-            parts.append("warnings: " + ", ".join(noisy) + " (see the text form)")
+        warned = [name for name, t in timings.items() if t.warnings()]
+        if warned:
+            parts.append("warnings: " + ", ".join(warned) + " (see the text form)")
         compiles = [f"{name} {'cached' if t.compile_cached else fmt_seconds(t.compile_s)}"
                     for name, t in timings.items() if t.compile_s is not None]
         if compiles:
@@ -189,10 +188,7 @@ class CompactComparison(Displayable):
         each line's hover text say it all; the noisy entries are named in the provenance)."""
         c = self.comparison
         verdict = dataclasses.replace(c.verdict(), noisy=()).html(one_line=True) if c.reference else ""
-        line = self.provenance()
-        provenance = (f'<div title="{esc(line)}" style="font-size:14px;color:{MUTED};margin-top:0.3em;'
-                      f'white-space:nowrap;overflow:hidden;text-overflow:ellipsis">{esc(line)}</div>')
-        return box(c.chart() + verdict + provenance, title=c.title or None)
+        return box(c.chart() + verdict + small(self.provenance(), one_line=True), title=c.title or None)
 
     def verdict(self) -> Verdict:
         """The comparison's computed verdict against its reference figures."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .._display import MUTED, WARN, Displayable, esc, fmt_ratio, fmt_speed
+from .._display import MUTED, ONE_LINE, WARN, Displayable, esc, fmt_ratio, fmt_speed
 
 DEFAULT_TOLERANCE = 2.0  # a ratio "agrees" with the reference's when within this factor of it
 
@@ -102,7 +102,7 @@ class Verdict(Displayable):
         head, _, rest = text.partition(":")
         hover, style = "", "font-size:17px"
         if one_line:
-            hover, style = f' title="{esc(text)}"', style + ";white-space:nowrap;overflow:hidden;text-overflow:ellipsis"
+            hover, style = f' title="{esc(text)}"', f"{style};{ONE_LINE}"
         return (f'<div class="verdict"{hover} style="{style}"><b style="color:{colour}">{esc(head)}</b>:'
                 f"{esc(rest)}</div>")
 
