@@ -34,7 +34,7 @@ import nbformat
 
 from jaxdeck.html import myst
 from jaxdeck.html.assets import THEMES
-from jaxdeck.html.layout import split_breaks
+from jaxdeck.html.layout import cell_info, split_breaks
 from jaxdeck.html.myst import cell_view
 from jaxdeck.read.structure import CONTINUE, NOTES, SKIP, SLIDE, SUBSLIDE
 
@@ -141,12 +141,8 @@ def _leads_in(cell) -> bool:
 
 # ---------------------------------------------------------------------- cell helpers
 
-def _info(cell) -> dict:
-    return cell.metadata.get("jaxdeck", {}) or {}
-
-
 def _kind(cell) -> str:
-    return _info(cell).get("slide_type", CONTINUE)
+    return cell_info(cell).get("slide_type", CONTINUE)
 
 
 def _set_kind(cell, kind: str) -> None:
@@ -159,7 +155,7 @@ def _set_kind(cell, kind: str) -> None:
 def is_piece(cell) -> bool:
     """Whether a cell is shown on a slide as content a cut may fall before."""
     return (cell.cell_type in ("markdown", "code") and bool(cell.source.strip()) and not cell_view(cell).removed
-            and _kind(cell) not in (NOTES, SKIP) and not _info(cell).get("in_columns"))
+            and _kind(cell) not in (NOTES, SKIP) and not cell_info(cell).get("in_columns"))
 
 
 def marker_less(nb: nbformat.NotebookNode) -> bool:
@@ -167,7 +163,7 @@ def marker_less(nb: nbformat.NotebookNode) -> bool:
     build = nb.metadata.get("jaxdeck_build") or {}
     if "marker_mode" not in build or build["marker_mode"]:
         return False
-    return not any(_info(c).get("marker") in ("---", "--") for c in nb.cells)
+    return not any(cell_info(c).get("marker") in ("---", "--") for c in nb.cells)
 
 
 # --------------------------------------------------------------------------- explode
@@ -178,7 +174,7 @@ def _spans(cell) -> list[tuple[int, int]]:
     the block after them."""
     blocks, _loose, _heading_ = _parse(cell.source)
     lines = cell.source.split("\n")
-    marker = _info(cell).get("marker")
+    marker = cell_info(cell).get("marker")
     starts: list[int] = []
     carry = False
     for number, block in enumerate(blocks):
@@ -255,7 +251,7 @@ def _slide_start(nb: nbformat.NotebookNode, index: int) -> int:
 
 def _section_heading(cell) -> tuple[int, str] | None:
     """The heading a continuation of the slide ``cell`` starts repeats (level, text)."""
-    continues = _info(cell).get("continues")
+    continues = cell_info(cell).get("continues")
     if continues:
         return int(continues["level"]), str(continues["title"])
     return _heading(cell)
@@ -323,8 +319,8 @@ def apply_cuts(nb: nbformat.NotebookNode, cuts: Iterable[int]) -> int:
             heading = nbformat.v4.new_markdown_cell(f"{'#' * level} {title}{CONTINUED}")
             info = {"slide_type": SUBSLIDE, "continues": {"level": level, "title": title}}
             for key in ("line", "slide"):
-                if key in _info(cell):
-                    info[key] = _info(cell)[key]
+                if key in cell_info(cell):
+                    info[key] = cell_info(cell)[key]
             heading.metadata["jaxdeck"] = info
             if "slideshow" in cell.metadata:
                 heading.metadata["slideshow"] = {"slide_type": SUBSLIDE}
@@ -357,10 +353,10 @@ def cuts_of(fitted: nbformat.NotebookNode) -> list[Cut]:
     """The cuts :func:`apply_cuts` made in a fitted deck, in order."""
     found = []
     for index, cell in enumerate(fitted.cells):
-        info = _info(cell)
+        info = cell_info(cell)
         if not info.get("cut") or "line" not in info:
             continue
-        before = _info(fitted.cells[index - 1]) if index else {}
+        before = cell_info(fitted.cells[index - 1]) if index else {}
         continues = before.get("continues")
         heading = f"{'#' * int(continues['level'])} {continues['title']}{CONTINUED}" if continues else None
         found.append(Cut(int(info["line"]), cell.source.split("\n")[0], heading))

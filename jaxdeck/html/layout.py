@@ -60,12 +60,13 @@ REMOTE_IMAGES = "images/remote"
 MARKUP_TEMPLATE = "markup.html.j2"
 
 
-def _info(cell) -> dict:
+def cell_info(cell) -> dict:
+    """What the reader recorded about a cell (``metadata.jaxdeck``): line, slide, slide type, breaks."""
     return cell.metadata.get("jaxdeck", {}) or {}
 
 
 def _jd(cell) -> dict:
-    return cell.metadata.setdefault("jd", {"role": SHOWN, "slide": _info(cell).get("slide", 1),
+    return cell.metadata.setdefault("jd", {"role": SHOWN, "slide": cell_info(cell).get("slide", 1),
                                            "opens": [], "closes": []})
 
 
@@ -73,7 +74,7 @@ def split_breaks(cell) -> list:
     """A cell as one cell per slide piece (:func:`jaxdeck.read.structure.slide_pieces`): a MyST
     cell with recorded breaks becomes several, each with its piece's ``jaxdeck`` info and slide
     type; any other cell comes back alone, unchanged."""
-    info = _info(cell)
+    info = cell_info(cell)
     if not info.get("breaks"):
         return [cell]
     kept = {key: info[key] for key in ("images",) if key in info}
@@ -107,7 +108,7 @@ def book_tags(cell) -> None:
         jd["role"] = HIDDEN  # nothing of it is drawn on a slide
     if cell.cell_type == "markdown":
         jd["myst"] = has_myst(cell.source)
-        images = _info(cell).get("images") or {}
+        images = cell_info(cell).get("images") or {}
         jd["images"] = {url: f"{REMOTE_IMAGES}/{Path(local).name}" for url, local in images.items()}
 
 
@@ -115,7 +116,7 @@ def strip_marker(cell) -> None:
     """Remove the marker line or ``Note:`` prefix a markdown cell starts with; hide it when nothing is left."""
     if cell.cell_type != "markdown":
         return
-    info = _info(cell)
+    info = cell_info(cell)
     marker = info.get("marker")
     if marker and cell.source.startswith(marker):
         cell.source = cell.source[len(marker):].lstrip("\n")
@@ -178,7 +179,7 @@ class GatherNotes(Preprocessor):
     def preprocess(self, nb, resources):
         first = {}
         for cell in nb.cells:
-            info = _info(cell)
+            info = cell_info(cell)
             if info.get("slide_type") != NOTES:
                 continue
             slide = info.get("slide")
@@ -206,7 +207,7 @@ class SlideNesting(Preprocessor):
                 close_to(stack.index(kind))
 
         for index, cell in enumerate(nb.cells):
-            info = _info(cell)
+            info = cell_info(cell)
             kind = info.get("slide_type", CONTINUE)
             jd = _jd(cell)
             if kind == NOTES:
