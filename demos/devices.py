@@ -4,6 +4,9 @@
 the backend; ``simulate_cpu_devices()`` prepares multi-device demos on one CPU;
 ``gpu_memory()`` keeps a shared GPU box usable (no full preallocation by default).
 
+``JAXDECK_DEVICES=N`` in the environment makes every deck see N CPU devices, whatever count
+the deck itself asks for: a rehearsal of how the talk behaves on a box with N accelerators.
+
 Importing this module never starts JAX's backend: everything that must happen before the
 backend exists has to be able to run first.
 """
@@ -13,7 +16,6 @@ from __future__ import annotations
 import functools
 import os
 import platform
-import re
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -26,7 +28,10 @@ MEM_FRACTION = "XLA_CLIENT_MEM_FRACTION"
 # The old name still works alone but is deprecated; jaxlib raises if both are set.
 OLD_MEM_FRACTION = "XLA_PYTHON_CLIENT_MEM_FRACTION"
 ALLOCATOR = "XLA_PYTHON_CLIENT_ALLOCATOR"
-_COUNT_FLAG = "--xla_force_host_platform_device_count"
+#: the override of every deck's device count (a whole number from 1 up)
+DEVICES_ENV = "JAXDECK_DEVICES"
+#: the variable behind ``jax.config.update("jax_num_cpu_devices", n)``
+NUM_CPU_ENV = "JAX_NUM_CPU_DEVICES"
 
 
 def backend_initialized() -> bool:
@@ -43,10 +48,26 @@ def backend_initialized() -> bool:
     return bool(getattr(xla_bridge, "_backends", {}))  # pragma: no cover
 
 
+def requested_devices() -> int | None:
+    """The device count ``JAXDECK_DEVICES`` asks for (None when unset); ValueError when it is not a count."""
+    raw = os.environ.get(DEVICES_ENV, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{DEVICES_ENV} must be a whole number of devices from 1 up, got {raw!r}")
+    return int(raw)
+
+
 # Shared GPU boxes: JAX preallocates 75 % of GPU memory by default, which starves every other
 # kernel on the machine. Unless the user decided otherwise, switch that off before JAX starts.
 if not backend_initialized() and PREALLOCATE not in os.environ:
     os.environ[PREALLOCATE] = "false"
+
+# A device-count rehearsal reaches a deck that never asks for devices, too.
+if not backend_initialized() and requested_devices() is not None:
+    os.environ[NUM_CPU_ENV] = str(requested_devices())
+    if "jax" in sys.modules:
+        sys.modules["jax"].config.update("jax_num_cpu_devices", requested_devices())
 
 
 # ---------------------------------------------------------------------------- environment
@@ -59,9 +80,11 @@ class EnvSetting(Displayable):
     variables: dict
     effective: bool
     advice: str = ""
+    code: tuple = ()
 
     def _text(self) -> str:
         lines = [f"{self.what}: " + ("will take effect when JAX starts" if self.effective else "NOT in effect")]
+        lines += [f"  {line}" for line in self.code]
         lines += [f"  {k}={v}" for k, v in self.variables.items()]
         if self.advice:
             lines.append(self.advice)
@@ -70,7 +93,8 @@ class EnvSetting(Displayable):
     def _html(self) -> str:
         colour = "#2e7d32" if self.effective else WARN
         status = "will take effect when JAX starts" if self.effective else "NOT in effect"
-        rows = "".join(f"<div><code>{esc(k)}={esc(v)}</code></div>" for k, v in self.variables.items())
+        rows = "".join(f"<div><code>{esc(line)}</code></div>" for line in self.code)
+        rows += "".join(f"<div><code>{esc(k)}={esc(v)}</code></div>" for k, v in self.variables.items())
         advice = f'<div style="color:{WARN};font-weight:bold">{esc(self.advice)}</div>' if self.advice else ""
         return box(f'<div>{esc(self.what)}: <b style="color:{colour}">{esc(status)}</b></div>{rows}{advice}')
 
@@ -102,48 +126,45 @@ def gpu_memory(preallocate: bool = False, fraction: float | None = None, allocat
     return EnvSetting("GPU memory settings", env, live, "" if live else "JAX has already started. " + _RESTART)
 
 
-def _with_count_flag(flags: str, n: int) -> str:
-    parts = [p for p in flags.split() if not p.startswith(_COUNT_FLAG)]
-    parts.append(f"{_COUNT_FLAG}={n}")
-    return " ".join(parts)
-
-
 def simulate_cpu_devices(n: int = 8, *, cpu_only: bool = False, strict: bool = False) -> EnvSetting:
     """Make JAX see ``n`` CPU devices, for pmap/sharding demos on one machine.
 
-    Must run before JAX starts its backend (first array or ``jax.devices()``). If it is too
-    late and the count differs, this says clearly that the kernel must be restarted (a
-    warning, or RuntimeError with ``strict=True``). ``cpu_only=True`` also hides GPUs/TPUs so
-    that ``jax.devices()`` is the simulated CPU devices.
+    This is ``jax.config.update("jax_num_cpu_devices", n)``, and like it must run before JAX
+    starts its backend (first array or ``jax.devices()``). ``JAXDECK_DEVICES`` in the
+    environment wins over ``n``, so a whole talk can be rehearsed at another device count.
+    If it is too late and the count differs, this says clearly that the kernel must be
+    restarted (a warning, or RuntimeError with ``strict=True``). ``cpu_only=True`` also hides
+    GPUs/TPUs so that ``jax.devices()`` is the simulated CPU devices.
     """
     if int(n) < 1:
         raise ValueError(f"need at least one device, got {n!r}")
-    n = int(n)
-    if backend_initialized():
-        import jax
+    asked = int(n)
+    override = requested_devices()
+    n = override or asked
+    what = f"{n} simulated CPU devices" + (f" ({DEVICES_ENV}={override}, not the deck's {asked})"
+                                           if override and override != asked else "")
+    import jax
 
+    if backend_initialized():
         have = len(jax.devices("cpu"))
         platform_ok = (not cpu_only) or jax.default_backend() == "cpu"
         if have == n and platform_ok:
-            return EnvSetting(f"{n} simulated CPU devices", {"jax.devices('cpu')": f"{have} devices"}, True)
+            return EnvSetting(what, {"jax.devices('cpu')": f"{have} devices"}, True)
         msg = (f"JAX has already started with {have} CPU device(s) on backend '{jax.default_backend()}', "
                f"so simulate_cpu_devices({n}) cannot take effect. " + _RESTART)
         if strict:
             raise RuntimeError(msg)
         warnings.warn(msg, RuntimeWarning, stacklevel=2)
-        return EnvSetting(f"{n} simulated CPU devices", {"XLA_FLAGS": os.environ.get("XLA_FLAGS", "")}, False,
+        return EnvSetting(what, {NUM_CPU_ENV: os.environ.get(NUM_CPU_ENV, "")}, False,
                           "Restart the kernel (Kernel → Restart), then run this cell first.")
-    env = {"XLA_FLAGS": _with_count_flag(os.environ.get("XLA_FLAGS", ""), n), "JAX_NUM_CPU_DEVICES": str(n)}
+    jax.config.update("jax_num_cpu_devices", n)
+    os.environ[NUM_CPU_ENV] = str(n)  # the same for subprocesses this kernel starts
+    code = [f'jax.config.update("jax_num_cpu_devices", {n})']
     if cpu_only:
-        env["JAX_PLATFORMS"] = "cpu"
-    os.environ.update(env)
-    if "jax" in sys.modules:  # imported but not started: the config option beats the env var
-        import jax
-
-        jax.config.update("jax_num_cpu_devices", n)
-        if cpu_only:
-            jax.config.update("jax_platforms", "cpu")
-    return EnvSetting(f"{n} simulated CPU devices", env, True)
+        jax.config.update("jax_platforms", "cpu")
+        os.environ["JAX_PLATFORMS"] = "cpu"
+        code.append('jax.config.update("jax_platforms", "cpu")')
+    return EnvSetting(what, {}, True, code=tuple(code))
 
 
 # ---------------------------------------------------------------------------- facts
@@ -294,13 +315,6 @@ def banner() -> Banner:
     return Banner(backend=backend, device_kind=kind, device_count=count, memory=memory, versions=versions(),
                   host=host_cpu(), xla_flags=os.environ.get("XLA_FLAGS", ""), memory_policy=policy,
                   timestamp=utc_now(), devices=[str(d) for d in devices])
-
-
-def device_count_from_flags(flags: str | None = None) -> int | None:
-    """The simulated CPU device count requested in ``XLA_FLAGS`` (None if not requested)."""
-    flags = os.environ.get("XLA_FLAGS", "") if flags is None else flags
-    m = re.search(_COUNT_FLAG + r"=(\d+)", flags)
-    return int(m.group(1)) if m else None
 
 
 # ---------------------------------------------------------------------------- machine balance

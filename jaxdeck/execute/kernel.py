@@ -3,7 +3,9 @@
 Each code cell gets a timeout (deck default 60 s, ``timeout=N`` on a fence to
 override) and its run time recorded in ``metadata.jaxdeck.duration_s``. A cell
 that raises fails the build with ``deck.md:LINE (slide K): Error: message`` unless
-it is tagged ``raises-exception`` (nbconvert's convention).
+it is tagged ``raises-exception`` (nbconvert's convention). A claim check (a cell tagged
+``check``) that fails says the claim no longer holds on this machine, naming the machine
+as the kernel itself reports it.
 
 A kernel that dies (``os._exit``, a segfault, the out-of-memory killer) fails the build
 within about a second, naming the cell and the exit code: nbclient watches the kernel
@@ -32,6 +34,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
+from jaxdeck import claims
 from jaxdeck.errors import DeckError
 
 DEFAULT_TIMEOUT_S = 60
@@ -40,10 +43,29 @@ KERNEL_NAME = "jaxdeck"
 BACKSTOP_S = 30
 
 
+#: the device count every deck is run at, whatever it asks for (``demos.devices`` reads it too)
+DEVICES_ENV = "JAXDECK_DEVICES"
+
+
+def requested_devices() -> int | None:
+    """``JAXDECK_DEVICES`` as a count, None when unset; a DeckError when it is not a count."""
+    raw = os.environ.get(DEVICES_ENV, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) < 1:
+        raise DeckError(None, None, f"{DEVICES_ENV} must be a whole number of devices from 1 up, got {raw!r}",
+                        f"e.g. {DEVICES_ENV}=8 to run every deck on 8 simulated devices, or unset it")
+    return int(raw)
+
+
 def kernel_env() -> dict[str, str]:
-    """Environment additions for the kernel: a shared GPU box is never fully preallocated."""
+    """Environment additions for the kernel: a shared GPU box is never fully preallocated, and
+    ``JAXDECK_DEVICES=N`` becomes N CPU devices (``jax_num_cpu_devices``) for every deck."""
     env = {"XLA_PYTHON_CLIENT_PREALLOCATE": os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE", "false"),
            "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+    devices = requested_devices()
+    if devices is not None:
+        env["JAX_NUM_CPU_DEVICES"] = str(devices)
     return env
 
 
@@ -265,6 +287,10 @@ class Kernel:
             if expired or isinstance(err, CellTimeoutError):
                 raise DeckError(self.deck, line, f"cell timed out after {limit:g} s",
                                 "make it faster, or allow longer with timeout=N on its code fence", slide=slide) from None
+            if claims.is_check(cell):
+                machine = await self._machine()
+                raise DeckError(self.deck, line, claims.failure(machine, getattr(err, "ename", None),
+                                                                getattr(err, "evalue", None)), slide=slide) from None
             message = f"{err.ename}: {err.evalue}" if getattr(err, "ename", None) else str(err).strip().splitlines()[-1]
             raise DeckError(self.deck, line, message,
                             "fix the cell, or tag it raises-exception if the error is the point", slide=slide) from None
@@ -277,6 +303,19 @@ class Kernel:
         if duration is not None:
             cell.metadata.setdefault("jaxdeck", {})["duration_s"] = round(duration, 4)
         self.peak_rss = max(self.peak_rss or 0, kernel_peak_rss(self.pid) or 0) or None
+
+    async def _machine(self) -> str | None:
+        """The kernel's own account of its devices and jax version (None if it cannot say in 10 s)."""
+        try:
+            kc = self.client.kc
+            msg_id = kc.execute("", silent=True, store_history=False,
+                                user_expressions={"machine": claims.MACHINE_EXPRESSION})
+            reply = await asyncio.wait_for(self.client.async_wait_for_reply(msg_id), 10)
+            found = (reply or {}).get("content", {}).get("user_expressions", {}).get("machine", {})
+            text = found.get("data", {}).get("text/plain") if found.get("status") == "ok" else None
+            return text.strip("'\"") if text else None
+        except Exception:
+            return None
 
     async def _shutdown(self) -> None:
         client, km = self.client, self.km

@@ -17,7 +17,7 @@ from demos import devices
 
 def run_fresh(code: str, env: dict | None = None, drop=()) -> dict:
     """Run code in a new interpreter (a JAX that has not started); it prints one JSON line."""
-    full = {k: v for k, v in os.environ.items() if k not in drop and k not in ("XLA_FLAGS", "JAX_NUM_CPU_DEVICES",
+    full = {k: v for k, v in os.environ.items() if k not in drop and k not in ("XLA_FLAGS", "JAX_NUM_CPU_DEVICES", "JAXDECK_DEVICES",
                                                                                "JAX_PLATFORMS")}
     full.update(env or {})
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full, capture_output=True, text=True,
@@ -137,13 +137,35 @@ def test_simulate_cpu_devices_after_start_says_restart():
     assert out["same"] is True
 
 
-def test_simulate_cpu_devices_keeps_other_xla_flags(monkeypatch):
-    flags = devices._with_count_flag("--xla_foo=1 --xla_force_host_platform_device_count=2", 8)
-    assert flags == "--xla_foo=1 --xla_force_host_platform_device_count=8"
-    assert devices.device_count_from_flags(flags) == 8
-    assert devices.device_count_from_flags("") is None
+def test_simulate_cpu_devices_refuses_no_devices():
     with pytest.raises(ValueError):
         devices.simulate_cpu_devices(0)
+
+
+@pytest.mark.parametrize("asks", [None, 4])
+def test_jaxdeck_devices_overrides_the_decks_count(asks):
+    """JAXDECK_DEVICES wins over what a deck asks for, and reaches a deck that asks for nothing."""
+    call = f"s = devices.simulate_cpu_devices({asks}); text = str(s)" if asks else "text = ''"
+    out = run_fresh(f"""
+        import json
+        from demos import devices
+        {call}
+        import jax
+        print(json.dumps({{"count": jax.device_count(), "text": text}}))
+    """, env={"JAXDECK_DEVICES": "2"})
+    assert out["count"] == 2
+    if asks:
+        assert "JAXDECK_DEVICES=2, not the deck's 4" in out["text"]
+        assert 'jax.config.update("jax_num_cpu_devices", 2)' in out["text"]
+
+
+def test_jaxdeck_devices_must_be_a_count(monkeypatch):
+    monkeypatch.setenv("JAXDECK_DEVICES", "eight")
+    with pytest.raises(ValueError, match="JAXDECK_DEVICES must be a whole number"):
+        devices.requested_devices()
+    monkeypatch.setenv("JAXDECK_DEVICES", "0")
+    with pytest.raises(ValueError):
+        devices.requested_devices()
 
 
 def test_balance_measures_a_ridge_point_and_classifies_intensity():

@@ -1,4 +1,4 @@
-"""Jupyter Book cell tags (remove-cell, hide-input, raises-exception...) read into what a view shows."""
+"""Jupyter Book cell tags (remove-cell, hide-input, raises-exception...) and jaxdeck's ``check`` read into what a view shows."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import html
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from jaxdeck.claims import is_check
 
 
 _REMOVE_CELL = {"remove-cell", "remove_cell"}
@@ -20,7 +22,7 @@ _HIDE_CELL = {"hide-cell", "hide_cell"}
 class CellView:
     """How a cell shows, from its Jupyter Book tags.
 
-    ``removed``: shown nowhere (the cell still executes). ``show_input``/``show_output``:
+    ``removed``: shown nowhere (the cell still executes); a claim check is always removed. ``show_input``/``show_output``:
     false under ``remove-input``/``remove-output``. ``input_collapsed``/``output_collapsed``
     (``hide-input``/``hide-output``, or JupyterLab's ``jupyter.source_hidden`` /
     ``outputs_hidden``): in HTML behind a closed ``<details>``, on slides and in PDFs not
@@ -60,7 +62,7 @@ def cell_view(cell: Any) -> CellView:
     jupyter = _get(metadata, "jupyter") or {}
     hide_cell = bool(tags & _HIDE_CELL)
     return CellView(
-        removed=bool(tags & _REMOVE_CELL),
+        removed=bool(tags & _REMOVE_CELL) or is_check(cell),
         show_input=not tags & _REMOVE_INPUT,
         show_output=not tags & _REMOVE_OUTPUT,
         input_collapsed=hide_cell or bool(tags & _HIDE_INPUT) or bool(_get(jupyter, "source_hidden")),
