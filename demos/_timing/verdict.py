@@ -30,20 +30,25 @@ class RowVerdict:
 
     @property
     def agrees(self) -> bool:
-        return self.apart <= self.tolerance * (1 + 1e-9)
+        """Same direction as the reference, and the ratios within the tolerance of each other."""
+        return self.same_direction and self.apart <= self.tolerance * (1 + 1e-9)
 
     @property
     def same_direction(self) -> bool:
-        """Faster than the baseline in both, slower in both, or level (within 5 %) in one."""
+        """A speed-up in the reference is a speed-up here, a slow-down a slow-down; a reference
+        that is level with the baseline (within 5 %) leaves the direction to the tolerance."""
         def side(r):
             return 0 if 0.95 <= r <= 1.05 else (1 if r > 1 else -1)
         a, b = side(self.ours), side(self.theirs)
-        return a == b or 0 in (a, b)
+        return b == 0 or a == b
 
     def describe(self, baseline: str, reference_label: str) -> str:
         here = fmt_speed(self.ours) or fmt_ratio(self.ours)
         there = fmt_speed(self.theirs) or fmt_ratio(self.theirs)
         if not self.same_direction:
+            if 0.95 <= self.ours <= 1.05:
+                return (f"{self.name} is level with {baseline} here ({fmt_ratio(self.ours)} its time) "
+                        f"but {there} in {reference_label}")
             return f"{self.name} is {here} than {baseline} here but {there} in {reference_label}"
         return (f"{self.name} takes {fmt_ratio(self.ours)} {baseline}'s time here, {fmt_ratio(self.theirs)} in "
                 f"{reference_label} ({fmt_ratio(self.apart)} apart)")
@@ -54,8 +59,10 @@ class Verdict(Displayable):
     """Whether a comparison reproduces its reference figures, computed from the ratios.
 
     Reproduced: every entry that has both our time and a reference time is, relative to the
-    baseline, within ``tolerance`` times the reference's ratio. Otherwise the reason names
-    each entry outside it. Absolute times never enter: the machines differ.
+    baseline, on the same side as the reference's (a speed-up stays a speed-up) and within
+    ``tolerance`` times the reference's ratio. That is agreement within a factor, never a
+    match, and the text says so. Otherwise the reason names each entry outside it. Absolute
+    times never enter: the machines differ.
     """
 
     rows: tuple  # RowVerdict for each non-baseline entry with a reference figure
@@ -85,8 +92,8 @@ class Verdict(Displayable):
             return f"no verdict: {self.reason}"
         if self.reproduced:
             worst = max(self.rows, key=lambda r: r.apart)
-            return (f"reproduced: every ratio to {self.baseline} within {fmt_ratio(worst.apart)} of "
-                    f"{self.reference_label}'s ({tol}{noisy})")
+            return (f"reproduced within {self.tolerance:g}×: every ratio to {self.baseline} points the way "
+                    f"{self.reference_label}'s does, at most {fmt_ratio(worst.apart)} from it{noisy}")
         return f"not reproduced: {self.reason} ({tol}{noisy})"
 
     def _text(self) -> str:

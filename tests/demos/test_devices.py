@@ -174,3 +174,19 @@ def test_balance_measures_a_ridge_point_and_classifies_intensity():
     assert b.ridge == pytest.approx(b.flops_per_s / b.bytes_per_s)
     assert b.bound(b.ridge / 10) == "memory-bound" and b.bound(b.ridge * 10) == "compute-bound"
     assert "FLOP/byte" in str(b) and "ridge point" in b._repr_html_()
+    assert "full float32 on a CPU" in str(b)
+
+
+@pytest.mark.parametrize("backend, precision, says", [
+    ("cpu", "default", "full float32 on a CPU"), ("cuda", "default", "TF32"), ("gpu", "default", "TF32"),
+    ("tpu", "default", "bfloat16"), ("cuda", "highest", "precision=HIGHEST"),
+])
+def test_balance_names_the_precision_it_measured(backend, precision, says):
+    assert says in devices.matmul_precision_label(backend, precision)
+
+
+def test_balance_at_highest_precision_says_so():
+    b = devices.balance(matmul_n=64, stream_elements=2**16, budget_s=0.02, precision="highest")
+    assert "precision=HIGHEST" in str(b) and "precision=HIGHEST" in b._repr_html_()
+    with pytest.raises(ValueError):
+        devices.balance(precision="tf32")

@@ -76,9 +76,13 @@ def test_changing_one_reference_figure_changes_the_verdict(figure, make_comparis
         # the reason carries the two computed ratios of the moved entry
         row = next(r for r in v.rows if r.name == moved)
         assert row.apart == pytest.approx(2.5)
-    # inside the tolerance it still reproduces
-    v = make_comparison(baseline, dict(reference, **{moved: ref[moved] * 1.9}), measured).verdict()
-    assert v.reproduced is True
+    # inside the tolerance it still reproduces, unless the move turned a speed-up into a slow-down
+    side = lambda r: 0 if 0.95 <= r <= 1.05 else (1 if r > 1 else -1)  # noqa: E731
+    ours = measured[moved] / measured[baseline]
+    for factor in (1.9, 1 / 1.9):
+        theirs = ref[moved] * factor / ref[baseline]
+        v = make_comparison(baseline, dict(reference, **{moved: ref[moved] * factor}), measured).verdict()
+        assert v.reproduced is (side(theirs) in (0, side(ours)))
 
 
 @pytest.mark.parametrize("figure", list(HEADLINES))
@@ -113,6 +117,23 @@ def test_a_flipped_direction_is_said_in_words():
     v = verdict_from_ratios({"np": 1.0, "jit": 0.5}, {"np": 1.0, "jit": 1.6}, "np", "seed 9")
     assert v.reproduced is False
     assert "jit is 2.00× faster than np here but 1.60× slower in seed 9" in v.reason
+
+
+def test_a_speed_up_must_stay_a_speed_up():
+    """Within the tolerance but the other way round is not a reproduction."""
+    v = verdict_from_ratios({"base": 1, "jit": 1.3}, {"base": 1, "jit": 0.75}, "base")
+    assert v.rows[0].apart < 2
+    assert v.reproduced is False
+    assert str(v).startswith("not reproduced: jit is 1.30× slower than base here but 1.33× faster")
+    level = verdict_from_ratios({"base": 1, "jit": 1.0}, {"base": 1, "jit": 0.6}, "base")
+    assert level.reproduced is False and "level with base here" in level.reason
+    # a reference level with its baseline leaves the direction to the tolerance
+    assert verdict_from_ratios({"base": 1, "jit": 0.8}, {"base": 1, "jit": 1.0}, "base").reproduced is True
+
+
+def test_a_reproduction_says_it_is_agreement_within_a_factor():
+    v = verdict_from_ratios({"base": 1, "jit": 0.5}, {"base": 1, "jit": 0.4}, "base", "seed 1")
+    assert str(v).startswith("reproduced within 2×: every ratio to base points the way seed 1's does")
 
 
 def test_no_reference_ratio_gives_no_verdict():
