@@ -20,6 +20,10 @@ BAD = {
     "unknown slide spelling": ("# Talk\n\n----\n\n## Two\n", 3, "'---'"),
     "cell that raises": ("# Talk\n\n---\n\n## Two\n\n```python\nraise ValueError('boom')\n```\n", 7, "(slide 2): ValueError: boom"),
     "cell that hangs": ("# Talk\n\n```python timeout=2\nimport time\ntime.sleep(120)\n```\n", 3, "timed out after 2 s"),
+    "claim that no longer holds": ("# Talk\n\n---\n\n## Two\n\n```python\nx = 0.1 + 0.2\n```\n\n"
+                                   '```python tags=["check"]\nassert x == 0.3, f"expected 0.3, got {x!r}"\n```\n', 11,
+                                   "(slide 2): the claim no longer holds on this machine ("),
+    "JAXDECK_DEVICES not a count": (GOOD, None, "JAXDECK_DEVICES must be a whole number"),
     "missing image": ("# Talk\n\n![chart](images/missing.png)\n", 3, "not found"),
     "empty file": ("", 1, "empty"),
     "non-UTF-8 file": ("# Talk\n\ncaf\udce9\n".encode("utf-8", "surrogateescape"), 3, "UTF-8"),
@@ -52,13 +56,14 @@ def test_bad_input_is_one_clear_line_and_loses_nothing(good_build, tmp_path, cas
     deck.write_bytes(content if isinstance(content, bytes) else content.encode())
     source = deck.read_bytes()
 
-    done = run_cli("build", "slides/talk.md", "--out", "build", cwd=project)
+    env = {"JAXDECK_DEVICES": "two"} if "JAXDECK_DEVICES" in case else None
+    done = run_cli("build", "slides/talk.md", "--out", "build", cwd=project, env=env)
 
     assert done.returncode != 0
     lines = [text for text in done.stderr.splitlines() if text.strip() and "WARNING" not in text]
     assert len(lines) == 1, done.stderr
     assert "Traceback" not in done.stderr
-    assert lines[0].startswith(f"error: slides/talk.md:{line}"), lines[0]
+    assert lines[0].startswith(f"error: slides/talk.md:{line}" if line else "error: "), lines[0]
     assert words in lines[0]
     assert digest(project / "build") == before  # earlier outputs intact
     assert deck.read_bytes() == source  # the source is never touched

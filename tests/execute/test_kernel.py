@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from jaxdeck.read import deck_to_notebook
@@ -59,3 +61,31 @@ def test_highlight_listings_are_shown_not_run(write_deck):
     assert listing.outputs == [] and "tags" not in listing.metadata
     assert cell.outputs[0]["data"]["text/plain"] == "2"
     assert [r[0] for r in cell_durations(nb)] == [8]
+
+
+CLAIM = ("# T\n\n---\n\n## A dtype\n\n```python\nimport jax.numpy as jnp\nx = jnp.ones(3)\nx.dtype\n```\n\n"
+         "```python tags=[\"check\"]\n{check}\n```\n")
+
+
+def test_a_check_that_holds_runs_and_records_nothing_visible(write_deck):
+    nb = run(write_deck(CLAIM.format(check='assert x.dtype == jnp.float32, f"expected float32, got {x.dtype}"')))
+    check = [c for c in nb.cells if c.cell_type == "code"][-1]
+    assert check.metadata["tags"] == ["check"] and check.outputs == []
+
+
+@pytest.mark.parametrize("check, says", [
+    ('assert x.dtype == jnp.float16, f"expected float16, got {x.dtype}"', "expected float16, got float32"),
+    ("assert x.dtype == jnp.float16", "an assertion without a message failed"),
+    ("x.no_such_attribute", "AttributeError: "),
+])
+def test_a_failing_check_says_the_claim_no_longer_holds_on_this_machine(write_deck, check, says):
+    deck = write_deck(CLAIM.format(check=check))
+    with pytest.raises(DeckError) as caught:
+        run(deck)
+    assert caught.value.line == 13 and caught.value.slide == 2
+    import jax  # the test, not jaxdeck, may ask JAX which machine this is
+
+    count = os.environ.get("JAXDECK_DEVICES") or jax.device_count()  # the kernel's count, not this process's
+    machine = f"{count} × {jax.devices()[0].device_kind}, jax {jax.__version__}"
+    assert str(caught.value).startswith(f"{deck}:13 (slide 2): the claim no longer holds on this machine ({machine}): ")
+    assert says in str(caught.value) and "\n" not in str(caught.value)

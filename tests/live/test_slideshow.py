@@ -241,6 +241,30 @@ def test_the_first_shift_enter_runs_the_slides_code(talk):
     assert talk.evaluate("window.jaxdeckLive.reveal.getIndices().h") == 2  # still on the demo's slide
 
 
+def in_kernel(page, code: str) -> None:
+    page.evaluate("async c => { await window.jaxdeckLive.panel.sessionContext.session.kernel"
+                  ".requestExecute({code: c, silent: true}).done; }", code)
+
+
+def test_a_claim_check_runs_quietly_after_its_cell_and_a_failure_is_one_status_line(talk):
+    go(talk, (2, 0))
+    talk.keyboard.press("Shift+Enter")
+    wait_output(talk, "answer 42", 60)
+    talk.wait_for_function("() => window.jaxdeckLive.checks.length >= 1", timeout=30000)
+    assert talk.evaluate("window.jaxdeckLive.checks.at(-1).ok") is True
+    assert not talk.is_visible(".jd-live-status")
+    # the check's source is on no slide
+    shown = talk.eval_on_selector_all(".reveal .slides section .jp-Cell:not(.jp-mod-hidden)",
+                                      "els => els.filter(e => e.offsetParent !== null).map(e => e.innerText).join('\\n')")
+    assert "expected the answer 42" not in shown
+    in_kernel(talk, "base = 99")  # the machine no longer gives what the slide claims
+    talk.keyboard.press("Shift+Enter")
+    wait_output(talk, "answer 100")
+    wait_status(talk, "no longer holds here: expected the answer 42, got 100", 30)
+    assert "AssertionError" not in outputs_on_slide(talk) and "Traceback" not in outputs_on_slide(talk)
+    in_kernel(talk, "base = 41")
+
+
 def test_interrupt_key_stops_a_long_cell_and_the_kernel_survives(talk):
     go(talk, (3, 0))
     talk.keyboard.press("Shift+Enter")

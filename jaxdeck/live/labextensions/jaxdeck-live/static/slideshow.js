@@ -6,7 +6,9 @@
  *     empty marker cells hidden, stepped code-line highlights;
  *   - Shift+Enter runs the current slide's code from the first press, and stays on the slide;
  *   - I I interrupts, 0 0 restarts, R re-runs every code cell before the current slide
- *     (quietly, in order) after the kernel died or was restarted; a one-line status says so.
+ *     (quietly, in order) after the kernel died or was restarted; a one-line status says so;
+ *   - claim checks (code cells tagged `check`, never shown) run quietly right after the cell
+ *     before them; one that fails says so on the status line, never with a traceback.
  * Everything it reads comes from the notebook the server sends: cell metadata `jaxdeck`
  * (slide structure) and notebook metadata `jaxdeck_live` (title markup).
  */
@@ -58,9 +60,13 @@ window.jaxdeckSlideshow = (function () {
       return slide;
     }
 
+    function isCheck(cell) {
+      return cell.model.type === "code" && (cell.model.getMetadata("tags") || []).includes("check");
+    }
+
     function codeCellsOn(slide) {
       return live.panel.content.widgets.filter((c) => c.model.type === "code" && slideOf(c.node) === slide
-        && !c.model.getMetadata("highlight"));
+        && !c.model.getMetadata("highlight") && !isCheck(c));
     }
 
     // ---------------------------------------------------------------- layout
@@ -197,6 +203,37 @@ window.jaxdeckSlideshow = (function () {
       outputs.scrollIntoView({ block: "nearest" });
     }
 
+    /** The checks that follow `cell`: up to the next code cell that is not a check. */
+    function checksAfter(cell) {
+      const cells = live.panel.content.widgets, found = [];
+      for (let i = cells.indexOf(cell) + 1; i < cells.length; i++) {
+        if (isCheck(cells[i])) found.push(cells[i]);
+        else if (cells[i].model.type === "code") break;
+      }
+      return found;
+    }
+
+    /** Run the checks after `cell` quietly, in order; the first that fails says so on the status line. */
+    async function runChecks(cell) {
+      const k = kernel(), checks = checksAfter(cell);
+      if (!k || !checks.length) return;
+      for (const check of checks) {
+        const where = meta(check);
+        const reply = await k.requestExecute({ code: check.model.sharedModel.getSource(), silent: true,
+          store_history: false, allow_stdin: false, stop_on_error: false }).done;
+        const content = reply.content, ok = content.status === "ok";
+        const said = ok ? "" : (String(content.evalue || "").split("\n")[0]
+          || (content.ename && content.ename !== "AssertionError" ? content.ename : "an assertion failed"));
+        live.checks.push({ line: where.line || null, ok, message: said });
+        if (!ok) {
+          const prefix = content.ename && content.ename !== "AssertionError" ? `${content.ename}: ` : "";
+          say(`The claim checked on line ${where.line || "?"} no longer holds here: ${prefix}${said}`,
+            { sticky: true, kind: "error" });
+          return;
+        }
+      }
+    }
+
     function kernel() {
       const session = live.panel && live.panel.sessionContext.session;
       return session && session.kernel;
@@ -222,7 +259,7 @@ window.jaxdeckSlideshow = (function () {
       const slide = currentSlide();
       const before = live.panel.content.widgets.filter((c) => c.model.type === "code"
         && !c.model.getMetadata("highlight")
-        && !(c.model.getMetadata("tags") || []).includes("raises-exception")
+        && !(c.model.getMetadata("tags") || []).includes("raises-exception") && !isCheck(c)
         && !slide.contains(c.node)
         && (c.node.compareDocumentPosition(slide) & Node.DOCUMENT_POSITION_FOLLOWING));
       const started = performance.now();
@@ -339,7 +376,12 @@ window.jaxdeckSlideshow = (function () {
 
     function start(panel) {
       live.panel = panel;
+      live.checks = [];
       watchKernel(panel);
+      // every way a cell runs (Shift+Enter here, RISE's buttons, JupyterLab's menus) reaches its checks
+      if (NotebookActions.executed) NotebookActions.executed.connect((_, done) => {
+        if (done.notebook === panel.content && done.success && !isCheck(done.cell)) void runChecks(done.cell);
+      });
       window.addEventListener("keydown", onKeyDown, true);
       window.addEventListener("message", fromSpeakerView, true);
       const ready = () => {
