@@ -5,6 +5,8 @@ Parametrised over the files in slides/, so a new deck is covered without new tes
 
 from __future__ import annotations
 
+import html
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from support import DECKS, ROOT, deck_id
+from jaxdeck.claims import is_check
 from jaxdeck.execute.kernel import cell_durations
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
@@ -88,6 +91,24 @@ def test_every_headline_figure_shows_its_computed_verdict(built, deck):
         text = "".join(o.data.get("text/plain", "") for o in shown)
         assert 'class="verdict"' in html, f"{where}: no verdict beside the chart"
         assert "reproduced" in text, f"{where}: no verdict in the text form"
+
+
+#: a numbered talk states at least this many of its claims as checks; any other deck at least one
+TALK_CHECKS = 3
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_claims_are_checked_in_every_build_and_shown_nowhere(built, deck):
+    outputs, nb = built(deck)
+    checks = [c for c in nb.cells if is_check(c)]
+    assert len(checks) >= (TALK_CHECKS if deck.stem[:2].isdigit() else 1), f"{deck}: {len(checks)} claim checks"
+    page = outputs.html.read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))  # what the slides say, highlighting spans and all
+    for check in checks:
+        assert check.outputs == [], f"{deck}:{check.metadata['jaxdeck']['line']}: a check prints nothing"
+        for line in check.source.splitlines():
+            if len(line.strip()) > 12:
+                assert line.strip() not in text, f"{deck}: check text on a slide: {line!r}"
 
 
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)

@@ -1,0 +1,42 @@
+"""Every deck in slides/ at 1, 2 and 8 devices: no cell error and every claim check holding.
+
+``JAXDECK_DEVICES=N`` overrides whatever count a deck asks for, as a box with N accelerators
+would; each deck is run in a real kernel at each count, with one more check appended that the
+kernel really saw N CPU devices. Parametrised over slides/, so a new deck is covered without
+new test code. A slower group of its own: ``-m devices`` runs only it, ``-m 'not devices'`` skips it.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from support import DECKS, deck_id
+from jaxdeck.claims import is_check
+from jaxdeck.execute.kernel import execute
+from jaxdeck.read import deck_to_notebook
+
+COUNTS = (1, 2, 8)
+
+pytestmark = [pytest.mark.devices, pytest.mark.skipif(not DECKS, reason="no decks in slides/")]
+
+
+def with_device_check(nb, count: int):
+    """The deck's notebook with a last check that the kernel ran on ``count`` CPU devices."""
+    nb = nbformat.from_dict(nb)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "import jax\nassert len(jax.devices('cpu')) == %d, f'ran on {len(jax.devices(\"cpu\"))} CPU devices'" % count,
+        metadata={"tags": ["check"], "jaxdeck": {"line": None, "slide": None}}))
+    return nb
+
+
+@pytest.mark.parametrize("count", COUNTS)
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_every_deck_runs_and_every_claim_holds_at_this_device_count(deck, count, monkeypatch):
+    monkeypatch.setenv("JAXDECK_DEVICES", str(count))
+    nb = with_device_check(deck_to_notebook(deck), count)
+    executed = execute(nb, deck)  # a cell error or a failed check raises a DeckError naming its line
+    errors = [c for c in executed.cells if c.cell_type == "code" and "raises-exception" not in c.metadata.get("tags", [])
+              and any(o.get("output_type") == "error" for o in c.outputs)]
+    assert not errors
+    assert sum(is_check(c) for c in executed.cells) >= 2  # the deck's own checks ran, and ours
