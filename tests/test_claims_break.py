@@ -1,0 +1,52 @@
+"""The decks' claim checks fail when their claim is made false on purpose.
+
+Each case edits one line of a real deck in slides/ (a donation removed, a static argument
+dropped, a dtype changed, a collective deleted), runs it in a real kernel, and expects the
+build's one line: the claim no longer holds, at a check cell's line.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from support import ROOT
+from jaxdeck.claims import is_check
+from jaxdeck.errors import DeckError
+from jaxdeck.execute.kernel import execute
+from jaxdeck.read import deck_to_notebook
+
+#: case -> (deck, the line as written, the line made false, words of the failing check)
+BREAKS = {
+    "donation removed": ("08-one-model-all-the-way.md", "train_jit = jax.jit(train, donate_argnums=0)",
+                         "train_jit = jax.jit(train)", "parameter bytes aliased"),
+    "static argument dropped": ("01-jax-is-not-numpy.md", '@demos.tracing.watch(static_argnames="power")',
+                                "@demos.tracing.watch", "should each compile once"),
+    "dtype changed": ("01-jax-is-not-numpy.md", "    r = jnp.sqrt(2.0)",
+                      "    r = jnp.sqrt(jnp.float32(2.0))", "float64 under enable_x64"),
+    "precision lowered": ("06-ecosystem-and-habits.md", "a = jnp.asarray(host, jnp.float32)",
+                          "a = jnp.asarray(host, jnp.bfloat16)", "full float32 should be within 1e-5"),
+    "gradient average removed": ("05-many-devices.md", '    l, g = lax.pmean((l, g), axis_name="batch")          # the new line',
+                                 "    pass", "another loss than on one device"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BREAKS))
+def test_a_check_fails_when_its_claim_is_made_false(case, tmp_path):
+    name, line, broken, words = BREAKS[case]
+    slides = tmp_path / "slides"
+    shutil.copytree(ROOT / "slides" / "images", slides / "images")
+    deck = slides / name
+    text = (ROOT / "slides" / name).read_text(encoding="utf-8")
+    assert text.count(line + "\n") == 1, f"{name} no longer has {line!r}: update BREAKS"
+    deck.write_text(text.replace(line + "\n", broken + "\n"), encoding="utf-8")
+    nb = deck_to_notebook(deck)
+    check_lines = {c.metadata["jaxdeck"]["line"] for c in nb.cells if is_check(c)}
+
+    with pytest.raises(DeckError) as caught:
+        execute(nb, deck)
+
+    assert caught.value.line in check_lines, str(caught.value)
+    assert "the claim no longer holds on this machine (" in str(caught.value)
+    assert words in str(caught.value)
