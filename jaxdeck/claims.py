@@ -1,6 +1,6 @@
 """Claim checks: code cells tagged ``check`` that assert what their slide claims.
 
-A check runs wherever its deck runs (build, preview, live slideshow, rehearsal), right after
+A check runs wherever its deck runs (build, preview, live slideshow), right after
 the cell it follows, and is shown nowhere: not on a slide, in the HTML, the PDFs or the
 handout. When one fails, the claim is no longer true on the machine the deck ran on, so the
 build stops with one line naming the deck's line, the slide and that machine.
