@@ -1,4 +1,4 @@
-"""Every deck in slides/ at 1, 2 and 8 devices: no cell error and every claim check holding.
+"""Every deck in slides/ at 1, 2, 3 and 8 devices: no cell error and every claim check holding.
 
 ``JAXDECK_DEVICES=N`` overrides whatever count a deck asks for, as a box with N accelerators
 would; each deck is run in a real kernel at each count, with one more check appended that the
@@ -16,7 +16,7 @@ from jaxdeck.claims import is_check
 from jaxdeck.execute.kernel import execute
 from jaxdeck.read import deck_to_notebook
 
-COUNTS = (1, 2, 8)
+COUNTS = (1, 2, 3, 8)   # 3: a count that divides none of the decks' batches evenly
 
 pytestmark = [pytest.mark.devices, pytest.mark.skipif(not DECKS, reason="no decks in slides/")]
 
