@@ -4,25 +4,49 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PY_STAMP := $(VENV)/.jaxdeck-installed
+UV_VERSION := 0.13.9
+UV := .uv/bin/uv
+INSTALLER ?= uv
+EXTRAS ?=
+JOBS ?=
 NPM_STAMP := node_modules/.jaxdeck-installed
 DECK ?=
 PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf check present preview test bench clean setup help
+.PHONY: all slides pdf check present preview test bench clean setup help lock
 
 all: setup ## build every deck: notebooks, HTML, PDFs
-	$(PY) -m jaxdeck build --pdf $(DECKS)
+	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
-$(PY_STAMP): pyproject.toml
+# uv installs .venv exactly as uv.lock says, in seconds; it is itself fetched from PyPI into .uv/
+# (no root). INSTALLER=pip does the same with plain pip from requirements.lock (slower).
+$(UV):
+	@$(PYTHON) -m pip install --quiet --disable-pip-version-check --no-warn-script-location --target .uv uv==$(UV_VERSION) 2>/dev/null \
+	  || { rm -rf .uv && $(PYTHON) -m venv .uv/venv && .uv/venv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION) \
+	       && mkdir -p .uv/bin && ln -sf ../venv/bin/uv $@; }
+	@test -x $@ || { echo "could not install uv $(UV_VERSION) from PyPI: try make INSTALLER=pip"; exit 1; }
+
+ifeq ($(INSTALLER),pip)
+$(PY_STAMP): pyproject.toml requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
+else
+$(PY_STAMP): pyproject.toml uv.lock
+	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) $(UV)
+	UV_PYTHON_DOWNLOADS=never $(UV) sync --quiet --frozen --compile-bytecode --python $(PYTHON) --extra dev $(EXTRAS:%=--extra %)
+	@touch $@
+endif
+
+lock: $(UV) ## after editing pyproject.toml's dependencies: re-lock (uv.lock) and export requirements.lock
+	$(UV) lock
+	$(UV) export --quiet --frozen --extra dev --no-emit-project --output-file requirements.lock
 
 $(NPM_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null || { echo "npm not found: install Node.js (sudo apt-get install nodejs npm) to fetch reveal.js and KaTeX"; exit 1; }
@@ -32,7 +56,7 @@ $(NPM_STAMP): package.json package-lock.json
 setup: $(PY_STAMP) $(NPM_STAMP) ## install Python and front-end dependencies
 
 slides: setup ## convert + execute + export HTML: build/notebooks/NAME.ipynb, build/html/NAME.html
-	$(PY) -m jaxdeck build $(DECKS)
+	$(PY) -m jaxdeck build $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
 
 pdf: setup ## slides PDF and handout PDF: build/pdf/NAME.pdf, build/pdf/NAME-handout.pdf
 	$(PY) -m jaxdeck pdf $(DECKS)
@@ -49,8 +73,8 @@ preview: setup ## the HTML deck on 127.0.0.1, rebuilt on save, reloaded at the s
 bench: setup ## performance benchmarks (not part of make test): build/bench/*.json
 	$(PY) -m jaxdeck bench $(DECKS)
 
-test: setup ## the whole pytest suite
-	$(PY) -m pytest
+test: setup ## the whole pytest suite, on every core (pytest-xdist)
+	$(PY) -m pytest -n auto --dist loadgroup
 
 clean: ## remove build/ (artefacts and caches)
 	rm -rf build

@@ -17,6 +17,8 @@ only when a stage runs, so a build with nothing to do stays quick.
 from __future__ import annotations
 
 import contextlib
+import os
+import queue
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,11 +66,13 @@ def summary(executed: int | None, html: bool, pdfs) -> str:
 
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
-               printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None) -> Built:
+               printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None,
+               cpus: frozenset[int] | None = None) -> Built:
     """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
 
     Earlier artefacts stay until each is replaced, and each gets its record of inputs.
     With a ``printer`` (:class:`jaxdeck.pdf.printer.BackgroundPrinter`) the PDFs are printed.
+    ``cpus`` is the deck's share of the machine when decks are built side by side.
     """
     import nbformat
 
@@ -90,7 +94,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         t_convert = time.perf_counter()
         if shown:
             shown.stage(name, "execute")
-        executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen,
+        executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen, cpus=cpus,
                                   on_cell=(lambda k, n: shown.cell(name, k, n)) if shown else None)
         t_execute = time.perf_counter()
         info = executed.metadata.get("jaxdeck_build", {})
@@ -124,50 +128,166 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                  seconds=seconds, cache=info.get("cache"), cells_executed=info.get("cells_executed"), printed=printed)
 
 
+def default_jobs(decks: int, backend: str | None = None) -> int:
+    """How many decks to build at once: one per core, no more than memory holds kernels for, no more than ``decks``.
+
+    A deck's kernel (JAX, its compiled programs, the deck's arrays) peaks near 1 GiB here,
+    so each job asks for :data:`JOB_MEMORY` of available memory. On a GPU or TPU (``backend``,
+    as the last build's environment probe found it) one deck at a time: decks side by side
+    would share the accelerator, and each would time its demos on a busy device.
+    """
+    if backend not in (None, "cpu"):
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    try:
+        import psutil
+
+        memory = max(1, int(psutil.virtual_memory().available // JOB_MEMORY))
+    except Exception:
+        memory = cores
+    return max(1, min(cores, memory, decks))
+
+
+def cpu_shares(jobs: int) -> list[frozenset[int]]:
+    """This process's CPUs dealt into ``jobs`` disjoint shares of equal size (one CPU each at the least).
+
+    With more jobs than CPUs the shares repeat, so decks then do share cores.
+    """
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux: no shares, every kernel may use every core
+        return [frozenset()] * jobs
+    per = max(1, len(cpus) // jobs)
+    return [frozenset(cpus[(k * per) % len(cpus):(k * per) % len(cpus) + per]) for k in range(jobs)]
+
+
+#: available memory each concurrent deck asks for (its kernel and the build's share)
+JOB_MEMORY = 3 * 2**30
+
+
 def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
           frozen: str | Path | None = None, pdf: bool = False, force: bool = False, reprint: bool = False,
-          execution: bool = True, report=None) -> list[Built]:
-    """Build every deck's out-of-date artefacts in turn (stopping at the first error, which names its deck and line).
+          execution: bool = True, report=None, jobs: int | None = None) -> list[Built]:
+    """Build every deck's out-of-date artefacts, ``jobs`` decks at a time (default :func:`default_jobs`).
 
-    ``pdf=True`` prints the PDFs as well, in a browser that starts while the first deck runs;
-    ``force=True`` rebuilds every artefact (execution still goes through the cache), ``reprint=True`` the PDFs;
-    ``execution=False`` keeps executed notebooks whose deck is unchanged, wherever their
-    outputs came from (see :func:`jaxdeck.stamps.plan`). ``report(built)`` is called for each
-    deck as it is done; decks that are up to date show no progress.
+    ``pdf=True`` prints the PDFs as well, in one browser that starts while the first decks run
+    and prints for all of them; ``force=True`` rebuilds every artefact (execution still goes
+    through the cache), ``reprint=True`` the PDFs; ``execution=False`` keeps executed notebooks
+    whose deck is unchanged, wherever their outputs came from (see :func:`jaxdeck.stamps.plan`).
+    ``report(built)`` is called for each deck in the order given, as soon as it and every deck
+    before it are done; decks that are up to date show no progress.
+
+    Decks side by side each run their kernel on a share of the CPUs of its own
+    (:func:`cpu_shares`), so no deck's timings are taken while another deck's cells compete for
+    the same cores; the share is recorded with the outputs (the title slide says "1 of 2 CPU
+    cores"). After a deck fails no other deck starts; those already
+    running finish (as ``make -j`` does), their reports are made, and the first failure in
+    deck order is raised.
     """
     sources = stamps.Sources(root)
     plans = [stamps.plan(deck, Outputs(deck, root), sources, pdf=pdf, force=force, reprint=reprint, rerun=not cache,
                          frozen=frozen, execution=execution) for deck in decks]
     todo = [p for p in plans if not p.fresh]
+    if jobs is None:
+        from jaxdeck.execute.fingerprint import known_environment
+
+        jobs = default_jobs(len(todo), (known_environment(root) or {}).get("backend"))
+    jobs = max(1, min(jobs, len(todo) or 1))
     if any(p.notebook for p in todo):
-        # imported here, before the printer's and the exporter's threads start importing their own
+        # imported here, before the printer's, the exporter's and the decks' threads start importing their own
+        import nbformat  # noqa: F401
+
         import jaxdeck.execute.cache  # noqa: F401
-        import jaxdeck.execute.kernel  # noqa: F401
         import jaxdeck.read.source  # noqa: F401
         import jaxdeck.read.structure  # noqa: F401
+        from jaxdeck.execute import execute_cached  # noqa: F401
+        from jaxdeck.execute.kernel import import_kernel_libraries
+        from jaxdeck.read import deck_to_notebook  # noqa: F401
+
+        import_kernel_libraries()
     printer = None
     if any(p.pdfs for p in todo):
         from jaxdeck.pdf.printer import BackgroundPrinter
 
         printer = BackgroundPrinter()
     if any(p.html for p in todo):
-        from jaxdeck.html.export import warm_up_exporter
+        from jaxdeck.html.export import export_html, warm_up_exporter  # noqa: F401
 
         warm_up_exporter()
-    results = []
+    shares: queue.Queue = queue.Queue()
+    for share in cpu_shares(jobs):
+        shares.put(share)
     try:
         with Progress(len(todo)) if todo else contextlib.nullcontext() as shown:
-            for p in plans:
+            def one(p: stamps.Plan) -> Built:
                 if p.fresh:
-                    done = Built(p.deck, root)
-                else:
+                    return Built(p.deck, root)
+                share = shares.get() if jobs > 1 else None
+                try:
                     done = build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
-                                      plan=p, sources=sources)
-                    shown.advance()
-                results.append(done)
-                if report is not None:
-                    report(done)
+                                      plan=p, sources=sources, cpus=share)
+                finally:
+                    if share is not None:
+                        shares.put(share)
+                shown.advance(p.deck.name)
+                return done
+
+            if jobs == 1:
+                results = []
+                for p in plans:
+                    results.append(one(p))
+                    if report is not None:
+                        report(results[-1])
+                return results
+            return _in_parallel(plans, one, jobs, report)
     finally:
         if printer is not None:
             printer.close()
+
+
+def _in_parallel(plans: list, one, jobs: int, report) -> list[Built]:
+    """``one(plan)`` for every plan on ``jobs`` threads; reports and results in plan order (see :func:`build`)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor, wait
+
+    from jaxdeck.stopping import end_children, is_driver
+
+    failed = threading.Event()
+
+    def guarded(p):
+        if failed.is_set():
+            return None  # not started: an earlier deck failed
+        try:
+            return one(p)
+        except BaseException:
+            failed.set()
+            raise
+
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="jaxdeck-deck")
+    futures = [pool.submit(guarded, p) for p in plans]
+    results: list[Built] = []
+    first: BaseException | None = None
+    try:
+        for future in futures:
+            try:
+                done = future.result()
+            except Exception as err:  # a deck's error: the others already running finish
+                first = first or err
+                continue
+            if done is not None:
+                results.append(done)
+                if report is not None:
+                    report(done)
+    except BaseException:  # a stop signal: no deck may outlive the command
+        failed.set()
+        while wait(futures, timeout=0.5).not_done:
+            end_children(spare=is_driver)  # a kernel started after the signal's own clean-up
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    if first is not None:
+        raise first
     return results

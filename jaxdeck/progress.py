@@ -1,12 +1,18 @@
-"""Progress for multi-deck builds: deck, stage, cell k/n on a terminal; quiet otherwise."""
+"""Progress for multi-deck builds on a terminal: a bar for the decks done, a line per deck running; quiet otherwise."""
 
 from __future__ import annotations
 
 import sys
+import threading
 
 
 class Progress:
-    """Shows ``deck  stage  cell k/n`` on a terminal; prints nothing when not one."""
+    """One display for a build, however many decks run at once.
+
+    A bar counts the decks done; under it each running deck has a line of its own (``deck
+    stage cell k/n``) that goes when the deck is done. Every method may be called from any
+    thread. Nothing is printed when the stream is not a terminal.
+    """
 
     def __init__(self, total: int, stream=None):
         self.stream = stream or sys.stderr
@@ -14,6 +20,8 @@ class Progress:
         self.total = total
         self._progress = None
         self._task = None
+        self._rows: dict[str, object] = {}
+        self._lock = threading.Lock()
 
     def __enter__(self) -> "Progress":
         if self.live:
@@ -26,7 +34,7 @@ class Progress:
                 console=Console(file=self.stream), transient=True,
             )
             self._progress.__enter__()
-            self._task = self._progress.add_task("build", total=self.total, deck="", stage="")
+            self._task = self._progress.add_task("build", total=self.total, deck="decks", stage="")
         return self
 
     def __exit__(self, *exc) -> None:
@@ -34,17 +42,25 @@ class Progress:
             self._progress.__exit__(*exc)
 
     def stage(self, deck: str, stage: str) -> None:
-        if self._progress is not None:
-            self._progress.update(self._task, deck=deck, stage=stage)
+        """``deck`` is at ``stage`` now (its line appears the first time)."""
+        if self._progress is None:
+            return
+        with self._lock:
+            row = self._rows.get(deck)
+            if row is None:
+                self._rows[deck] = self._progress.add_task(deck, total=None, deck=f"  {deck}", stage=stage)
+            else:
+                self._progress.update(row, stage=stage)
 
     def cell(self, deck: str, k: int, n: int) -> None:
         self.stage(deck, f"execute cell {k}/{n}")
 
-    def advance(self) -> None:
-        if self._progress is not None:
+    def advance(self, deck: str | None = None) -> None:
+        """One more deck done (``deck``'s line goes)."""
+        if self._progress is None:
+            return
+        with self._lock:
+            row = self._rows.pop(deck, None) if deck is not None else None
+            if row is not None:
+                self._progress.remove_task(row)
             self._progress.advance(self._task)
-
-    def say(self, text: str) -> None:
-        """A line that stays (e.g. a finished deck); shown on terminals only."""
-        if self._progress is not None:
-            self._progress.console.print(text)

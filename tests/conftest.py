@@ -41,7 +41,7 @@ def built(tmp_path_factory):
 
     Returns a function deck -> (Outputs, executed notebook).
     """
-    return support.deck_builder(tmp_path_factory.mktemp("build"))
+    return support.deck_builder(tmp_path_factory.mktemp("build"), support.shared_folder(tmp_path_factory, "build"))
 
 
 @pytest.fixture(scope="session")
@@ -53,11 +53,44 @@ def built_notebooks(tmp_path_factory):
     root = tmp_path_factory.mktemp("notebooks")
     (root / "images").mkdir()
     (root / "images" / f"{key(support.BADGE)}.svg").write_bytes(support.BADGE_SVG)
-    return support.deck_builder(root)
+    return support.deck_builder(root, support.shared_folder(tmp_path_factory, "notebooks"))
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist, with the whole suite to run: every deck in slides/ is executed here,
+    in the controller, before any worker starts.
+
+    The tests that read a deck's recorded cell times (its budgets) then read times taken on
+    a machine that nothing else was using, as `make` takes them; the workers' ``built``
+    fixture finds the outputs in the shared execution cache and runs no kernel for them.
+    """
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    whole = [Path(a).resolve() for a in config.args] in ([], [support.ROOT / "tests"])
+    if not whole or not support.DECKS:
+        return
+    shared = support.shared_folder(config._tmp_path_factory, "build")
+    build = support.deck_builder(shared / "controller", shared)
+    for deck in support.DECKS:
+        build(deck)
 
 
 def pytest_collection_modifyitems(items):
-    """Every test that takes the ``browser`` fixture is marked ``browser`` (``-m 'not browser'`` skips them)."""
+    """Marks for every test: ``browser`` on those that take the browser fixture (``-m 'not browser'``
+    skips them), and an ``xdist_group`` that keeps costly shared fixtures to one worker each.
+
+    Under ``make test`` (pytest-xdist, ``--dist loadgroup``) tests are spread over the cores one
+    by one, except that the tests of a module with a module-scoped fixture (a server, a built
+    deck, a wheel) run on one worker, which starts that fixture once, and so do the tests that
+    share the benchmark run.
+    """
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+        defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        scopes = {d.scope for name in getattr(item, "fixturenames", ()) for d in defs.get(name, ())}
+        if "bench_run" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("bench_run"))
+        elif "module" in scopes:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))

@@ -39,21 +39,58 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
                           capture_output=True, text=True, timeout=timeout)
 
 
-def deck_builder(root: Path):
-    """deck -> (Outputs, executed notebook), each deck built once into ``root``."""
+def deck_builder(root: Path, shared: Path | None = None):
+    """deck -> (Outputs, executed notebook), each deck built once into ``root``.
+
+    ``shared``: a folder every pytest-xdist worker of the run sees; the workers' execution
+    caches live there and a lock per deck makes one worker execute it while the others wait,
+    then take its outputs from the cache (as a second ``make`` would) instead of running it again.
+    """
     import nbformat
 
     from jaxdeck.build import build_deck
 
     done: dict[Path, tuple] = {}
+    if shared is not None:
+        (shared / "cache").mkdir(parents=True, exist_ok=True)
+        root.mkdir(parents=True, exist_ok=True)
+        if not (root / "cache").exists():
+            (root / "cache").symlink_to(shared / "cache", target_is_directory=True)
 
     def get(deck: Path):
         if deck not in done:
-            outputs = build_deck(deck, root)
+            with one_at_a_time(shared / f"{deck.stem}.lock" if shared is not None else None):
+                outputs = build_deck(deck, root)
             done[deck] = (outputs, nbformat.read(outputs.notebook, as_version=4))
         return done[deck]
 
     return get
+
+
+@contextlib.contextmanager
+def one_at_a_time(lock: Path | None):
+    """Hold an exclusive lock on the file ``lock`` (across processes) inside the block; None: no lock."""
+    if lock is None:
+        yield
+        return
+    import fcntl
+
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def shared_folder(tmp_path_factory, name: str) -> Path:
+    """A folder that every pytest-xdist worker of this run sees (the session's own when not under xdist)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER") and base.name.startswith("popen-"):
+        base = base.parent  # the workers' basetemps are folders of one run's basetemp
+    folder = base / f"shared-{name}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @contextlib.contextmanager

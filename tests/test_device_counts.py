@@ -4,6 +4,8 @@
 would; each deck is run in a real kernel at each count, with one more check appended that the
 kernel really saw N CPU devices. Parametrised over slides/, so a new deck is covered without
 new test code. A slower group of its own: ``-m devices`` runs only it, ``-m 'not devices'`` skips it.
+The decks' timings are taken with a quarter of their budget (``DEMOS_TIMING_BUDGET_SCALE``):
+these runs check that cells run and claims hold, the figures themselves are not read.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ def with_device_check(nb, count: int):
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_every_deck_runs_and_every_claim_holds_at_this_device_count(deck, count, monkeypatch):
     monkeypatch.setenv("JAXDECK_DEVICES", str(count))
+    monkeypatch.setenv("DEMOS_TIMING_BUDGET_SCALE", "0.25")
     nb = with_device_check(deck_to_notebook(deck), count)
     executed = execute(nb, deck)  # a cell error or a failed check raises a DeckError naming its line
     errors = [c for c in executed.cells if c.cell_type == "code" and "raises-exception" not in c.metadata.get("tags", [])

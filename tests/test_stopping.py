@@ -68,3 +68,34 @@ def test_a_stop_signal_ends_the_build_its_kernel_and_its_browser(tmp_path, signu
     wait_for(lambda: not still_running(children), 5, "the children to be reaped")
     assert digest(project / "build") == before  # no partial file, earlier outputs intact
     assert deck.read_text() == SLOW
+
+
+def test_a_stop_signal_ends_decks_built_side_by_side_and_all_their_kernels(tmp_path):
+    project = tmp_path / "project"
+    (project / "slides").mkdir(parents=True)
+    slow = FIRST + ("\n---\n\n## Slow\n\n```python timeout=120\nimport os, time\n"
+                    "open(os.environ['JAXDECK_TEST_STARTED'] + str(os.getpid()), 'w').close()\ntime.sleep(100)\n```\n")
+    for name in ("one", "two"):
+        (project / "slides" / f"{name}.md").write_text(slow)
+    started = tmp_path / "started"
+    started.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), JAXDECK_TEST_STARTED=str(started / "kernel-"))
+    build = subprocess.Popen([sys.executable, "-m", "jaxdeck", "build", "--jobs", "2", "slides/one.md", "slides/two.md",
+                              "--out", "build"], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        wait_for(lambda: len(list(started.iterdir())) == 2 or build.poll() is not None, 120, "both slow cells to start")
+        assert build.poll() is None, build.communicate()
+        children = [p.pid for p in psutil.Process(build.pid).children(recursive=True)]
+        assert len([p for p in children if "ipykernel" in command_line(psutil.Process(p))]) == 2
+        build.send_signal(signal.SIGTERM)
+        out, err = build.communicate(timeout=30)  # a hang guard
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.communicate()
+    assert build.returncode == 128 + signal.SIGTERM
+    assert err.strip().splitlines() == ["stopped by SIGTERM"], err
+    wait_for(lambda: not still_running(children), 5, "the children to be reaped")
+    notebooks = project / "build" / "notebooks"
+    assert not notebooks.is_dir() or not any(notebooks.glob("*.ipynb"))  # neither deck half-written

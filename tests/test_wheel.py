@@ -54,7 +54,7 @@ def installed(tmp_path_factory) -> Path:
     """The python of a fresh venv with the wheel of this working tree installed."""
     if metadata.version("setuptools") != SETUPTOOLS:
         pytest.fail(f"setuptools {metadata.version('setuptools')} in the project venv; run `make setup` "
-                    f"(the dev extra pins setuptools=={SETUPTOOLS}, the build backend)")
+                    f"(uv.lock pins setuptools=={SETUPTOOLS}, the build backend)")
     tmp = tmp_path_factory.mktemp("wheel")
     source = tmp / "src"
     source.mkdir()
@@ -131,3 +131,40 @@ def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, t
     assert done.stdout.strip() == "talk.md: executed 1 cell, HTML + PDF"
     for name in ("talk.pdf", "talk-handout.pdf"):
         assert (tmp_path / "build" / "pdf" / name).read_bytes().startswith(b"%PDF")
+
+
+#: a presenter's own environment: the minor versions before the ones uv.lock pins
+OTHER_MINORS = ("numpy>=2.3,<2.4", "jupyterlab>=4.5,<4.6")
+
+
+def test_pip_installs_the_wheel_into_an_environment_with_other_minor_versions(installed, tmp_path):
+    """The package's ranges, not the lock's pins, are what an installer sees: an environment that
+    already has NumPy 2.3 and JupyterLab 4.5 takes the wheel as it is, and it builds a deck there.
+
+    uv (the one `make` bootstraps) fills the environment from PyPI through its cache; then plain
+    pip installs the wheel with no index at all, so it must accept what is installed.
+    """
+    uv = ROOT / ".uv" / "bin" / "uv"
+    if not uv.exists():
+        pytest.skip("no .uv/bin/uv: `make setup` bootstraps it")
+    wheel, = (installed.parents[2] / "dist").glob("jaxdeck-*.whl")
+    venv = tmp_path / "presenter"
+    run(uv, "venv", "--quiet", "--seed", "--python", sys.executable, venv, cwd=tmp_path)
+    python = venv / "bin" / "python"
+    filled = subprocess.run([str(uv), "pip", "install", "--quiet", "--python", str(python), *OTHER_MINORS, str(wheel)],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    if filled.returncode != 0 and any(s in filled.stderr for s in ("dns error", "Could not connect", "offline")):
+        pytest.skip(f"PyPI unreachable: {filled.stderr.strip().splitlines()[-1]}")
+    assert filled.returncode == 0, filled.stderr
+    run(uv, "pip", "uninstall", "--quiet", "--python", python, "jaxdeck", cwd=tmp_path)
+
+    run(python, "-m", "pip", "install", "--quiet", "--no-index", wheel, cwd=tmp_path)
+    versions = run(python, "-c", "import numpy, jupyterlab; print(numpy.__version__, jupyterlab.__version__)",
+                   cwd=tmp_path).stdout.split()
+    assert versions[0].startswith("2.3.") and versions[1].startswith("4.5."), versions
+
+    (tmp_path / "talk.md").write_text(DECK.replace('print("wheel" + "-ok", 6 * 7)',
+                                                   'import numpy\nprint("numpy", numpy.__version__)'))
+    done = run(python, "-m", "jaxdeck", "build", "talk.md", cwd=tmp_path)
+    assert done.stdout.strip() == "talk.md: executed 1 cell, HTML"
+    assert f"numpy {versions[0]}" in (tmp_path / "build" / "html" / "talk.html").read_text(encoding="utf-8")

@@ -144,6 +144,22 @@ def edit_loop_table(loop: dict) -> Table:
     return table
 
 
+def first_run_table(first: dict) -> Table:
+    """A fresh clone: `make` from nothing, every deck at -j 1 and -j N, `make test`."""
+    made, par, targets = first["first_make"], first["parallel"], first["targets"]
+    table = _step_table(f"a fresh clone ({first['cores']} cores)")
+    table.add_row("make (setup + every deck, HTML + PDF)", seconds(made["seconds"]),
+                  f"setup {seconds(made['setup_s'])} s, decks {seconds(made['decks_s'])} s (package caches warm)",
+                  "< 60 s", verdict(targets["first_make_lt_60s"]))
+    table.add_row(f"every deck, --jobs {par['jobs']}", seconds(par["parallel_s"]),
+                  f"{par['speed_up']:.2f}x faster than --jobs 1 ({seconds(par['serial_s'])} s)", ">= 1.4x",
+                  verdict(targets["parallel_speed_up_ge_1_4"]))
+    if first.get("suite"):
+        table.add_row("make test", seconds(first["suite"]["seconds"]), " ".join(first["suite"]["summary"]), "< 300 s",
+                      verdict(targets["suite_lt_5min"]))
+    return table
+
+
 def harness_line(harness: dict) -> Text:
     """The timing harness's own benchmark: ok, or why not (its figures are in timing.json)."""
     took = f" ({seconds(harness.get('seconds'))} s)" if harness.get("seconds") else ""
@@ -164,6 +180,8 @@ def renderables(report: dict) -> list[RenderableType]:
         parts.append(make_table(report["make"]))
     if report.get("edit_loop"):
         parts.append(edit_loop_table(report["edit_loop"]))
+    if report.get("first_run"):
+        parts.append(first_run_table(report["first_run"]))
     if report.get("timing_harness"):
         parts.append(harness_line(report["timing_harness"]))
     return parts

@@ -3,7 +3,8 @@
 For each deck (plus a generated 30-slide deck): its stages against their floor, cached
 rebuilds and the stock pipeline (:mod:`jaxdeck.bench.deck_stages`); then `make` over all the
 decks as a user runs it (:mod:`jaxdeck.bench.user_make`); then the preview's edit loop
-(:mod:`jaxdeck.bench.edit_loop`); then the timing harness's own benchmark
+(:mod:`jaxdeck.bench.edit_loop`); then a newcomer's first run in a fresh clone
+(:mod:`jaxdeck.bench.first_run`: setup, the decks at -j 1 and -j N, the suite); then the timing harness's own benchmark
 (:mod:`jaxdeck.bench.calibration`). :mod:`jaxdeck.bench.report` prints the figures and verdicts.
 """
 
@@ -28,7 +29,8 @@ def _say(text: str) -> None:
 
 
 def run_bench(decks: list[Path], out: Path, *, generated: bool = True, repeat: int = 3, stock: bool = True,
-              harness: bool = True, pdf: bool = True, make: bool = False, edit_loop: bool = False) -> dict:
+              harness: bool = True, pdf: bool = True, make: bool = False, edit_loop: bool = False,
+              first_run: bool = False, suite: bool = True) -> dict:
     """Run the benchmarks asked for under ``out/bench`` and return build.json's content."""
     bench = out / "bench"
     work = bench / "work"
@@ -62,6 +64,13 @@ def run_bench(decks: list[Path], out: Path, *, generated: bool = True, repeat: i
         main = next((d for d in decks if d.name.startswith("01-")), decks[0])
         _say(f"the edit loop on {main}: --help, a prose edit from the CLI, the preview in Chromium ...")
         report["edit_loop"] = bench_edit_loop(main, work, repeat=repeat)
+    if first_run:
+        from jaxdeck.bench.first_run import bench_first_run
+        from jaxdeck.html.assets import ROOT
+
+        _say("a fresh clone: make, every deck at -j 1 and -j N" + (", make test" if suite else "") + " ...")
+        report["first_run"] = bench_first_run(ROOT, work, suite=suite)
+        write_text(bench / "first_run.json", json.dumps(dict(report["first_run"], when=report["when"]), indent=1))
     if harness:
         _say(f"python -m {MODULE} ...")
         report["timing_harness"] = timing_harness(bench)

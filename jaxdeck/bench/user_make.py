@@ -56,7 +56,7 @@ def make_project(decks: list[Path], project: Path, seeds: list[Path] = ()) -> No
         copy_folders(deck.parent, slides)
     (project / ".venv").symlink_to(Path(sys.prefix))
     (project / "node_modules").symlink_to(NODE_MODULES)
-    for name in ("pyproject.toml", "package.json", "package-lock.json", "jupytext.toml"):
+    for name in ("pyproject.toml", "uv.lock", "requirements.lock", "package.json", "package-lock.json", "jupytext.toml"):
         if (ROOT / name).is_file():
             shutil.copy(ROOT / name, project / name)
             os.utime(project / name, (0, 0))

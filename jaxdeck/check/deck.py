@@ -92,6 +92,9 @@ def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
         problems.append(Problem(1, "round-trip", f"jupytext writes line {line} as {written!r}, not {found!r}, "
                                 "so live edits would rewrite it; write it jupytext's way", str(deck), line))
     budget = budget_of(nb)
+    share = (nb.metadata.get("jaxdeck_build") or {}).get("cpu_share")
+    how = (f" (measured on {share[0]} of {share[1]} CPU cores, beside other decks: `make slides DECK={deck.stem} "
+           "JOBS=1` measures it on all of them)") if share else ""
     for cell in nb.cells:
         info = cell.metadata.get("jaxdeck", {})
         duration = info.get("duration_s")
@@ -99,7 +102,7 @@ def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
             continue
         if duration > budget:
             problems.append(Problem(info.get("slide"), "budget",
-                                    f"cell took {duration:.2f} s, over the {budget:g} s budget; "
+                                    f"cell took {duration:.2f} s, over the {budget:g} s budget{how}; "
                                     f"make it faster or tag it '{SLOW_TAG}'", str(deck), info.get("line")))
     return problems
 

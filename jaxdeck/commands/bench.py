@@ -19,6 +19,10 @@ def add_arguments(command) -> None:
                          help="skip `make` over every deck (nothing to do, then a one-deck prose edit)")
     command.add_argument("--no-edit-loop", dest="edit_loop", action="store_false",
                          help="skip the edit loop (--help, a CLI prose edit, the preview's latency in Chromium)")
+    command.add_argument("--no-first-run", dest="first_run", action="store_false",
+                         help="skip the fresh clone (make from nothing, every deck at -j 1 and -j N, make test)")
+    command.add_argument("--no-suite", dest="suite", action="store_false",
+                         help="in the fresh clone, skip `make test`")
     command.add_argument("--strict", action="store_true", help="exit non-zero when a target fails")
 
 
@@ -28,10 +32,11 @@ def run(args) -> int:
 
     decks = find_decks(args.decks) if args.decks or SLIDES.is_dir() else []
     report = run_bench(decks, args.out, generated=args.generated, repeat=args.repeat, stock=args.stock,
-                       harness=args.harness, make=args.make, edit_loop=args.edit_loop)
+                       harness=args.harness, make=args.make, edit_loop=args.edit_loop,
+                       first_run=args.first_run, suite=args.suite)
     print_report(report)
     print(f"\nwritten {args.out / 'bench' / 'build.json'}")
     verdicts = [t for d in report["decks"] for t in d["targets"].values()]
-    verdicts += [t for part in ("make", "edit_loop") for t in report.get(part, {}).get("targets", {}).values()]
+    verdicts += [t for part in ("make", "edit_loop", "first_run") for t in report.get(part, {}).get("targets", {}).values()]
     failed = [t for t in verdicts if t is False]
     return 1 if (args.strict and failed) else 0

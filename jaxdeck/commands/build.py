@@ -33,9 +33,19 @@ def add_arguments(command) -> None:
                               "code cells must match")
     command.add_argument("--pdf", action="store_true",
                          help="print build/pdf/NAME.pdf and NAME-handout.pdf too (the browser starts while decks run)")
+    command.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                         help="build N decks at once (default: one per core, as many as memory allows)")
     command.add_argument("--force", action="store_true",
                          help="rebuild every artefact, up to date or not (outputs still come from the execution "
                               "cache; add --no-cache to run every kernel again)")
+
+
+def _jobs(text: str) -> int:
+    import argparse
+
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of decks from 1 up, got {text!r}")
+    return int(text)
 
 
 def report(built) -> None:
@@ -75,5 +85,5 @@ def _pdfs_wanted(decks: list[Path], root: Path) -> bool:
 def run(args) -> int:
     decks = find_decks(args.decks)
     build_decks(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
-                force=args.force, report=report)
+                force=args.force, report=report, jobs=args.jobs)
     return 0

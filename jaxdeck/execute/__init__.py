@@ -13,8 +13,9 @@ from jaxdeck.decks import BUILD
 
 
 def execute_cached(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None,
-                   on_cell=None, cache: bool = True, frozen: str | Path | None = None):
-    """The executed notebook: from frozen outputs, from the cache, or from a real kernel run."""
+                   on_cell=None, cache: bool = True, frozen: str | Path | None = None, cpus=None):
+    """The executed notebook: from frozen outputs, from the cache, or from a real kernel run
+    (on the CPUs ``cpus``, when decks are built side by side; the share goes into the provenance)."""
     from jaxdeck.execute import fingerprint
     from jaxdeck.execute.cache import ExecutionCache, cache_key, reuse_outputs
     from jaxdeck.execute.kernel import execute
@@ -30,10 +31,12 @@ def execute_cached(nb, deck: Path, root: Path = BUILD, *, timeout: float | None 
         if hit is not None:
             return hit
     pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
-    executed = execute(nb, deck, timeout=timeout, on_cell=on_cell)
+    executed = execute(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus)
     env = env if env is not None else pending.result()
     info = executed.metadata.setdefault("jaxdeck_build", {})
     info["provenance"] = fingerprint.provenance(env, info.get("executed_at"))
+    if info.get("cpu_share"):
+        info["provenance"]["cpu_share"] = info["cpu_share"]
     info["cache"] = "miss" if store is not None else "off"
     if store is not None and "error" not in env:
         key = cache_key(nb, env)

@@ -39,7 +39,7 @@ DISTRIBUTIONS = ("jax", "jaxlib", "numpy", "ml_dtypes", "jax-cuda12-plugin", "ja
                  "jax-cuda13-plugin", "jax-cuda13-pjrt", "jax-rocm-plugin", "libtpu", "ipykernel")
 #: environment variables that steer JAX/XLA (besides any JAX_* / XLA_* one)
 ENV_NAMES = ("JAXDECK_DEVICES", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-             "TPU_VISIBLE_CHIPS", "OMP_NUM_THREADS")
+             "TPU_VISIBLE_CHIPS", "OMP_NUM_THREADS", "DEMOS_TIMING_BUDGET_SCALE")
 #: fingerprint fields that key the cache (the rest is provenance only)
 KEY_FIELDS = ("python", "implementation", "jax", "jaxlib", "numpy", "backend", "device_kind", "env")
 

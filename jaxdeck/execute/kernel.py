@@ -160,13 +160,17 @@ def death_hint(code: int | None) -> str:
 class Kernel:
     """A real kernel for one deck, started at once and kept until :meth:`close` (or the ``with`` block ends).
 
+    ``cpus``: the CPUs the kernel may run on (its share when decks are built side by side;
+    None: all of this process's).
+
     ``run(nb, indices)`` executes code cells of ``nb`` in place, in order, stopping at the
     first failure with a DeckError naming its line. nbclient runs on an event loop in a
     thread of the kernel's own; the caller's thread only waits for each run.
     """
 
-    def __init__(self, deck: str | Path, timeout: float = DEFAULT_TIMEOUT_S):
+    def __init__(self, deck: str | Path, timeout: float = DEFAULT_TIMEOUT_S, cpus: frozenset[int] | None = None):
         self.deck = Path(deck)
+        self.cpus = cpus
         self.default = float(timeout)
         self.start_s: float | None = None
         self.peak_rss: int | None = None
@@ -218,6 +222,9 @@ class Kernel:
         from nbformat.v4 import new_notebook
 
         began = time.perf_counter()
+        if self.cpus and hasattr(os, "sched_setaffinity"):
+            # this thread is the kernel's own, and the process it starts inherits its CPUs
+            os.sched_setaffinity(0, self.cpus)
         km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=this_python_kernels())
         if sys.platform.startswith("linux"):
             # local sockets, by absolute path (the kernel runs in the deck's folder):
@@ -376,15 +383,16 @@ def _settle(task: asyncio.Task, done: concurrent.futures.Future) -> None:
 
 
 def execute(nb, path: str | Path, *, timeout: float | None = None,
-            on_cell: Callable[[int, int], None] | None = None):
+            on_cell: Callable[[int, int], None] | None = None, cpus: frozenset[int] | None = None):
     """A copy of ``nb`` with every code cell run (outputs, timings) in a fresh kernel, or a DeckError.
 
     ``path`` is the deck's Markdown file: the kernel runs in its folder and errors
-    name its lines. ``on_cell(k, n)`` is called before the k-th of n code cells.
+    name its lines. ``on_cell(k, n)`` is called before the k-th of n code cells; ``cpus``
+    is the kernel's share of the machine (see :class:`Kernel`), recorded with the run.
     """
     nb = copy.deepcopy(nb)
     began = time.perf_counter()
-    with Kernel(path, deck_timeout(nb, timeout)) as kernel:
+    with Kernel(path, deck_timeout(nb, timeout), cpus=cpus) as kernel:
         kernel.run(nb, on_cell=on_cell)
     return record_run(nb, kernel, began)
 
@@ -398,7 +406,19 @@ def record_run(nb, kernel: Kernel, began: float):
     info["execute_s"] = round(time.perf_counter() - began, 4)
     if kernel.peak_rss:
         info["kernel_peak_rss_mb"] = round(kernel.peak_rss / 2**20, 1)
+    share = cpu_share(kernel.cpus)
+    if share is not None:
+        info["cpu_share"] = share
     return nb
+
+
+def cpu_share(cpus) -> list[int] | None:
+    """``[used, all]`` CPUs when a kernel ran on part of the machine; None when it had all of them."""
+    try:
+        every = len(os.sched_getaffinity(0))
+    except AttributeError:
+        every = os.cpu_count() or 1
+    return [len(cpus), every] if cpus and len(cpus) < every else None
 
 
 def kernel_peak_rss(pid: int | None) -> int | None:

@@ -136,6 +136,8 @@ def provenance_rows(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
               "jaxlib": "jaxlib", "numpy": "numpy", "python": "Python", "demos": "demos",
               "hostname": "Host", "executed_at": "Executed at"}
     rows = [(label, str(found[key])) for key, label in labels.items() if found.get(key) not in (None, "")]
+    if found.get("cpu_share"):
+        rows.append(("CPU cores", "{} of {} (decks built side by side)".format(*found["cpu_share"])))
     rows += [(str(key), str(value)) for key, value in found.items()
              if key not in labels and value not in (None, "") and not isinstance(value, (dict, list))]
     if "python" not in found:
