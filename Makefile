@@ -4,10 +4,14 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PY_STAMP := $(VENV)/.jaxdeck-installed
+COMPILED := $(VENV)/.jaxdeck-compiled
 UV_VERSION := 0.13.9
 UV := .uv/bin/uv
 INSTALLER ?= uv
-EXTRAS ?=
+REMEMBERED := $(strip $(shell cat $(VENV)/.jaxdeck-extras 2>/dev/null))
+EXTRAS ?= $(REMEMBERED)
+# another choice of extras than the one installed re-syncs .venv
+RESYNC := $(if $(filter-out $(REMEMBERED),$(EXTRAS))$(filter-out $(EXTRAS),$(REMEMBERED)),FORCE,)
 JOBS ?=
 NPM_STAMP := node_modules/.jaxdeck-installed
 DECK ?=
@@ -15,7 +19,7 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf check present preview test bench clean setup help lock
+.PHONY: all slides pdf check present preview test bench clean setup help lock FORCE
 
 all: setup ## build every deck: notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
@@ -38,11 +42,14 @@ $(PY_STAMP): pyproject.toml requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 else
-$(PY_STAMP): pyproject.toml uv.lock
+$(PY_STAMP): pyproject.toml uv.lock $(RESYNC)
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) $(UV)
-	UV_PYTHON_DOWNLOADS=never $(UV) sync --quiet --frozen --compile-bytecode --python $(PYTHON) --extra dev $(EXTRAS:%=--extra %)
+	UV_PYTHON_DOWNLOADS=never $(UV) sync --quiet --frozen --python $(PYTHON) --extra dev $(EXTRAS:%=--extra %)
+	@echo '$(EXTRAS)' > $(VENV)/.jaxdeck-extras
 	@touch $@
 endif
+
+FORCE:
 
 lock: $(UV) ## after editing pyproject.toml's dependencies: re-lock (uv.lock) and export requirements.lock
 	$(UV) lock
@@ -73,8 +80,15 @@ preview: setup ## the HTML deck on 127.0.0.1, rebuilt on save, reloaded at the s
 bench: setup ## performance benchmarks (not part of make test): build/bench/*.json
 	$(PY) -m jaxdeck bench $(DECKS)
 
-test: setup ## the whole pytest suite, on every core (pytest-xdist)
-	$(PY) -m pytest -n auto --dist loadgroup
+test: setup $(COMPILED) ## the whole pytest suite: on every core (pytest-xdist), then the live keyboard tests alone
+	$(PY) -m pytest -n auto --dist loadgroup -m "not alone"
+	$(PY) -m pytest -m alone
+
+# compiled once: without it every kernel and CLI the tests start compiles what it imports
+# (PYTHONDONTWRITEBYTECODE set, or a read-only .venv, stops Python from keeping it)
+$(COMPILED): $(PY_STAMP)
+	@$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null 2>&1 || true
+	@touch $@
 
 clean: ## remove build/ (artefacts and caches)
 	rm -rf build
