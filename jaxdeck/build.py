@@ -133,8 +133,9 @@ def default_jobs(decks: int, backend: str | None = None) -> int:
 
     A deck's kernel (JAX, its compiled programs, the deck's arrays) peaks near 1 GiB here,
     so each job asks for :data:`JOB_MEMORY` of available memory. On a GPU or TPU (``backend``,
-    as the last build's environment probe found it) one deck at a time: decks side by side
-    would share the accelerator, and each would time its demos on a busy device.
+    as the last build's environment probe found it, or any accelerator device node before
+    the first) one deck at a time: decks side by side would share the accelerator, and each
+    would time its demos on a busy device.
     """
     if backend not in (None, "cpu"):
         return 1
@@ -194,7 +195,10 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     if jobs is None:
         from jaxdeck.execute.fingerprint import known_environment
 
-        jobs = default_jobs(len(todo), (known_environment(root) or {}).get("backend"))
+        from jaxdeck.execute.fingerprint import accelerator_nodes
+
+        known = (known_environment(root) or {}).get("backend")
+        jobs = default_jobs(len(todo), known or ("accelerator" if accelerator_nodes() else None))
     jobs = max(1, min(jobs, len(todo) or 1))
     if any(p.notebook for p in todo):
         # imported here, before the printer's, the exporter's and the decks' threads start importing their own

@@ -87,8 +87,9 @@ def changed(before: dict, after: dict) -> set[str]:
 
 
 def executions(project: Path) -> list[str]:
+    """The decks whose cells ran, once per run, sorted: decks are built side by side, in either order."""
     log = project / "slides" / "executed.log"
-    return log.read_text().split() if log.exists() else []
+    return sorted(log.read_text().split()) if log.exists() else []
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +107,7 @@ def built_project(tmp_path_factory):
     (slides / "beta.md").write_text(BETA)
     (slides / "images" / "dot.png").write_bytes(DOT)
     assert build(project, "--pdf") == {"alpha": "executed 1 cell, HTML + PDF", "beta": "executed 1 cell, HTML + PDF"}
-    assert sorted(executions(project)) == ["alpha", "beta"]  # built side by side: in either order
+    assert executions(project) == ["alpha", "beta"]
     return project
 
 
@@ -217,7 +218,7 @@ def test_force_rebuilds_everything(project):
     assert set(every) <= changed(before, snapshot(project)), "every artefact is written again"
     assert executions(project) == ["alpha", "beta"], "outputs still come from the execution cache"
     assert build(project, "--force", "--no-cache") == {"alpha": "executed 1 cell, HTML", "beta": "executed 1 cell, HTML"}
-    assert executions(project) == ["alpha", "beta", "alpha", "beta"]
+    assert executions(project) == ["alpha", "alpha", "beta", "beta"]
 
 
 def test_same_kernel_environment_on_a_changed_machine_rebuilds_nothing(project):

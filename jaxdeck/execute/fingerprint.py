@@ -103,6 +103,11 @@ def _gpu_nodes() -> list[str]:
     return names
 
 
+def accelerator_nodes() -> list[str]:
+    """The GPU/TPU device files this machine has (/dev/nvidia*, /dev/accel*, ...): none on a CPU-only one."""
+    return [n for n in _gpu_nodes() if not n.endswith(("nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset"))]
+
+
 def cheap_signature() -> dict:
     """Everything that can be learned without starting JAX (milliseconds)."""
     return {
