@@ -20,6 +20,10 @@ if str(ROOT) not in sys.path:
 
 from jaxdeck.decks import find_decks  # noqa: E402
 
+#: the environment the session started with: what a tested build sees, whatever a test process imported since
+#: (``import jax`` sets TF_CPP_MIN_LOG_LEVEL) or an in-process test left behind
+ENVIRONMENT = dict(os.environ)
+
 DECKS = find_decks(None, ROOT / "slides")
 #: the tutorial notebooks (MyST and jupytext Markdown) that must become decks too
 NOTEBOOKS = sorted((ROOT / "tests" / "fixtures" / "notebooks").glob("*.md"))
@@ -59,12 +63,25 @@ def deck_builder(root: Path, shared: Path | None = None):
 
     def get(deck: Path):
         if deck not in done:
-            with one_at_a_time(shared / f"{deck.stem}.lock" if shared is not None else None):
+            with one_at_a_time(shared / f"{deck.stem}.lock" if shared is not None else None), session_environment():
                 outputs = build_deck(deck, root)
             done[deck] = (outputs, nbformat.read(outputs.notebook, as_version=4))
         return done[deck]
 
     return get
+
+
+@contextlib.contextmanager
+def session_environment():
+    """Inside: ``os.environ`` as the session started (so every worker's builds share cache keys)."""
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(ENVIRONMENT)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 @contextlib.contextmanager

@@ -68,7 +68,8 @@ def test_banner_facts_and_escaping(monkeypatch):
 
 def test_gpu_memory_settings_are_explicit_and_say_when_too_late(monkeypatch):
     for key in (devices.PREALLOCATE, devices.MEM_FRACTION, devices.ALLOCATOR):
-        monkeypatch.delenv(key, raising=False)
+        monkeypatch.setenv(key, "")  # recorded, so that what gpu_memory() sets is undone after the test
+        monkeypatch.delenv(key)
     monkeypatch.setenv(devices.OLD_MEM_FRACTION, "0.3")  # deprecated: jaxlib raises if both are set
     jax.devices()  # this process's JAX has started
     setting = devices.gpu_memory(preallocate=True, fraction=0.5, allocator="platform")

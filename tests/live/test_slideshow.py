@@ -19,6 +19,9 @@ import pytest
 
 from support import kernels_under, presenting
 
+#: its keys race RISE's own delays on a busy machine: `make test` runs it after the parallel part
+pytestmark = pytest.mark.alone
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 EXAMPLE = ROOT / "slides" / "example.md"
