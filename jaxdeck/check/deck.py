@@ -93,8 +93,8 @@ def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
                                 "so live edits would rewrite it; write it jupytext's way", str(deck), line))
     budget = budget_of(nb)
     share = (nb.metadata.get("jaxdeck_build") or {}).get("cpu_share")
-    how = (f" (measured on {share[0]} of {share[1]} CPU cores, beside other decks: `make slides DECK={deck.stem} "
-           "JOBS=1` measures it on all of them)") if share else ""
+    how = (f" (measured on {share[0]} of {share[1]} CPU cores, beside other decks: `jaxdeck build --jobs 1 "
+           f"--no-cache {deck}` measures it on all of them)") if share else ""
     for cell in nb.cells:
         info = cell.metadata.get("jaxdeck", {})
         duration = info.get("duration_s")

@@ -81,3 +81,20 @@ def test_a_header_jupytext_would_rewrite_is_reported(write_deck):
     problems = notebook_problems(deck, deck_to_notebook(deck))
     assert [(p.kind, p.line) for p in problems] == [("round-trip", 4)]
     assert "author: A" in problems[0].message
+
+
+def test_a_cell_over_budget_measured_on_a_cpu_share_says_how_to_measure_it_on_all(write_deck):
+    from jaxdeck.check.deck import notebook_problems
+    from jaxdeck.read import deck_to_notebook
+
+    deck = write_deck("# Talk\n\nNote: said.\n\n```python\n6 * 7\n```\n")
+    nb = deck_to_notebook(deck)
+    code = next(c for c in nb.cells if c.cell_type == "code")
+    code.metadata.setdefault("jaxdeck", {})["duration_s"] = 2.5
+    nb.metadata["jaxdeck_build"] = {"cpu_share": [1, 2]}
+    budget, = [p for p in notebook_problems(deck, nb) if p.kind == "budget"]
+    assert "cell took 2.50 s, over the 2 s budget (measured on 1 of 2 CPU cores" in budget.message
+    assert f"jaxdeck build --jobs 1 --no-cache {deck}" in budget.message
+    del nb.metadata["jaxdeck_build"]["cpu_share"]
+    budget, = [p for p in notebook_problems(deck, nb) if p.kind == "budget"]
+    assert "CPU cores" not in budget.message
