@@ -10,6 +10,7 @@ HTML and PDFs) under 60 s; every deck built with ``-j N`` at least 1.4× faster 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -28,7 +29,8 @@ def _timed(command: list[str], cwd: Path, timeout: float) -> dict:
     seconds = time.perf_counter() - began
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed in {cwd}: {(done.stderr or done.stdout).strip()[-800:]}")
-    return {"seconds": seconds, "tail": done.stdout.strip().splitlines()[-1:]}
+    closing = [line.strip("= ") for line in done.stdout.splitlines() if re.search(r"\d+ (passed|failed)", line)]
+    return {"seconds": seconds, "tail": closing or done.stdout.strip().splitlines()[-1:]}
 
 
 def fresh_clone(root: Path, into: Path) -> Path:

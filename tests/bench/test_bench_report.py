@@ -89,3 +89,16 @@ def test_a_real_run_is_printed(bench_run):
     report, _, _ = bench_run
     flat = " ".join(as_text(report).split())
     assert "cache_basic" in flat and "nothing to do" in flat and "prose edit of cache_basic" in flat
+
+
+def test_a_fresh_clones_first_run_is_printed_with_its_targets():
+    first = {"cores": 2, "clone": "/tmp/clone",
+             "first_make": {"setup_s": 4.71, "decks_s": 52.37, "seconds": 57.08},
+             "parallel": {"jobs": 2, "serial_s": 71.89, "parallel_s": 49.03, "speed_up": 1.466},
+             "suite": {"seconds": 494.0, "summary": ["14 passed, 903 deselected in 68.36s"]},
+             "targets": {"first_make_lt_60s": True, "parallel_speed_up_ge_1_4": True, "suite_lt_5min": False}}
+    flat = " ".join(as_text({"decks": [], "first_run": first}, WIDE).split())
+    assert "a fresh clone (2 cores)" in flat
+    assert "make (setup + every deck, HTML + PDF) 57.08 setup 4.71 s, decks 52.37 s (package caches warm) < 60 s PASS" in flat
+    assert "every deck, --jobs 2 49.03 1.47x faster than --jobs 1 (71.89 s) >= 1.4x PASS" in flat
+    assert "make test 494.00 14 passed, 903 deselected in 68.36s < 300 s FAIL" in flat
