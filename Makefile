@@ -21,7 +21,7 @@ DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
 .PHONY: all slides pdf check present preview test bench clean setup help lock FORCE
 
-all: setup ## build every deck: notebooks, HTML, PDFs
+all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
 
 help: ## list the targets
