@@ -137,12 +137,11 @@ def default_jobs(decks: int, backend: str | None = None) -> int:
     the first) one deck at a time: decks side by side would share the accelerator, and each
     would time its demos on a busy device.
     """
+    from jaxdeck.execute.kernel import usable_cpus
+
     if backend not in (None, "cpu"):
         return 1
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
+    cores = len(usable_cpus())
     try:
         import psutil
 
@@ -155,12 +154,14 @@ def default_jobs(decks: int, backend: str | None = None) -> int:
 def cpu_shares(jobs: int) -> list[frozenset[int]]:
     """This process's CPUs dealt into ``jobs`` disjoint shares of equal size (one CPU each at the least).
 
-    With more jobs than CPUs the shares repeat, so decks then do share cores.
+    With more jobs than CPUs the shares repeat, so decks then do share cores. Where the OS
+    sets no affinity (not Linux) the shares are empty: every kernel may use every core.
     """
-    try:
-        cpus = sorted(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux: no shares, every kernel may use every core
+    from jaxdeck.execute.kernel import usable_cpus
+
+    if not hasattr(os, "sched_setaffinity"):
         return [frozenset()] * jobs
+    cpus = usable_cpus()
     per = max(1, len(cpus) // jobs)
     return [frozenset(cpus[(k * per) % len(cpus):(k * per) % len(cpus) + per]) for k in range(jobs)]
 
@@ -193,9 +194,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
                          frozen=frozen, execution=execution) for deck in decks]
     todo = [p for p in plans if not p.fresh]
     if jobs is None:
-        from jaxdeck.execute.fingerprint import known_environment
-
-        from jaxdeck.execute.fingerprint import accelerator_nodes
+        from jaxdeck.execute.fingerprint import accelerator_nodes, known_environment
 
         known = (known_environment(root) or {}).get("backend")
         jobs = default_jobs(len(todo), known or ("accelerator" if accelerator_nodes() else None))

@@ -17,6 +17,8 @@ from .._events import COMPILE, LOWER, TRACE, CompileEvents
 from .result import Timing
 
 DEFAULT_BUDGET_S = 0.4
+DEFAULT_REPEAT = 7
+_CALIBRATION_SHARE = 0.2  # a calibration loop stops once it ran this share of a repeat's target
 #: ``DEMOS_TIMING_BUDGET_SCALE=0.25`` shortens every measurement's budget four times: for a test
 #: suite that runs whole decks to check that their claims hold, where the figures are not read
 BUDGET_SCALE_ENV = "DEMOS_TIMING_BUDGET_SCALE"
@@ -29,8 +31,6 @@ def budget_scale() -> float:
     except ValueError:
         return 1.0
     return scale if scale > 0 else 1.0
-DEFAULT_REPEAT = 7
-_CALIBRATION_SHARE = 0.2  # a calibration loop stops once it ran this share of a repeat's target
 
 
 def _host_types() -> tuple:

@@ -16,6 +16,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from jaxdeck.execute.kernel import usable_cpus
+
 #: the figures' targets (seconds, or the speed-up)
 FIRST_MAKE_S = 60.0
 SPEED_UP = 1.4
@@ -41,13 +43,6 @@ def fresh_clone(root: Path, into: Path) -> Path:
     return into
 
 
-def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
-
-
 def bench_first_run(root: Path, work: Path, *, suite: bool = True) -> dict:
     """Every figure of the module's docstring, from a fresh clone of ``root`` in ``work/clone``."""
     clone = fresh_clone(root, work / "clone")
@@ -55,13 +50,14 @@ def bench_first_run(root: Path, work: Path, *, suite: bool = True) -> dict:
     decks = _timed(["make", "--no-print-directory", "all"], clone, 1800)
     first_make_s = setup["seconds"] + decks["seconds"]
     python = str(clone / ".venv" / "bin" / "python")
-    jobs = max(2, cores())
+    cores = len(usable_cpus())
+    jobs = max(2, cores)
     build = [python, "-m", "jaxdeck", "build", "--pdf", "--force", "--no-cache"]
     serial = _timed([*build, "--jobs", "1"], clone, 1800)
     parallel = _timed([*build, "--jobs", str(jobs)], clone, 1800)
     speed_up = serial["seconds"] / parallel["seconds"]
     report = {
-        "clone": str(clone), "cores": cores(),
+        "clone": str(clone), "cores": cores,
         "first_make": {"setup_s": setup["seconds"], "decks_s": decks["seconds"], "seconds": first_make_s},
         "parallel": {"jobs": jobs, "serial_s": serial["seconds"], "parallel_s": parallel["seconds"],
                      "speed_up": speed_up},

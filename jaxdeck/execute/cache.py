@@ -43,7 +43,8 @@ SCHEMA = 1
 #: notebook-level metadata that execution produces and a hit must restore
 NOTEBOOK_KEYS = ("kernelspec", "language_info", "widgets")
 #: keys of ``metadata.jaxdeck_build`` that describe the execution (the rest describe the conversion)
-EXECUTION_KEYS = ("executed_at", "provenance", "kernel_peak_rss_mb", "kernel_start_s", "execute_s", "cells_executed")
+EXECUTION_KEYS = ("executed_at", "provenance", "kernel_peak_rss_mb", "kernel_start_s", "execute_s", "cells_executed",
+                  "cpu_share")
 
 
 def code_cells(nb) -> list:

@@ -412,12 +412,17 @@ def record_run(nb, kernel: Kernel, began: float):
     return nb
 
 
+def usable_cpus() -> list[int]:
+    """The CPUs this process may run on (its affinity where the OS has one, else every core)."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return list(range(os.cpu_count() or 1))
+
+
 def cpu_share(cpus) -> list[int] | None:
     """``[used, all]`` CPUs when a kernel ran on part of the machine; None when it had all of them."""
-    try:
-        every = len(os.sched_getaffinity(0))
-    except AttributeError:
-        every = os.cpu_count() or 1
+    every = len(usable_cpus())
     return [len(cpus), every] if cpus and len(cpus) < every else None
 
 

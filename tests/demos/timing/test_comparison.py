@@ -12,6 +12,9 @@ import pytest
 from demos._display import parse_seconds
 from demos.timing import CompactComparison, Comparison, Timing, compact, compare
 
+#: wall-clock comparisons: `make test` runs them after the parallel part, on a quiet machine
+pytestmark = pytest.mark.alone
+
 
 @pytest.fixture(scope="module")
 def comparison():

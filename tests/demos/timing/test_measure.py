@@ -12,6 +12,9 @@ import pytest
 from demos import timing
 from demos.timing import bench
 
+#: wall-clock comparisons: `make test` runs them after the parallel part, on a quiet machine
+pytestmark = pytest.mark.alone
+
 
 def _matmul_chain():
     a = jnp.ones((512, 512), jnp.float32) / 512
