@@ -73,7 +73,10 @@ def bench_make(decks: list[Path], work: Path, seeds: list[Path] = (), repeat: in
     project = work / "make"
     make_project(decks, project, seeds)
     target = "all" if pdf else "slides"
-    make = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), target]
+    # the linked .venv and node_modules are the checkout's own: never re-installed from the copy
+    # (-o: even where a setup stamp is missing, make leaves setup alone)
+    keep = ["-o", ".venv/.jaxdeck-installed", "-o", "node_modules/.jaxdeck-installed"]
+    make = ["make", "--no-print-directory", *keep, "-f", str(ROOT / "Makefile"), target]
 
     def timed(*extra: str) -> dict:
         before = _snapshot(project / "build")
