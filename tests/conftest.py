@@ -41,7 +41,7 @@ def built(tmp_path_factory):
 
     Returns a function deck -> (Outputs, executed notebook).
     """
-    return support.deck_builder(tmp_path_factory.mktemp("build"), support.shared_folder(tmp_path_factory, "build"))
+    return support.deck_builder(support.shared_folder(tmp_path_factory, "build"), shared=True)
 
 
 @pytest.fixture(scope="session")
@@ -50,10 +50,11 @@ def built_notebooks(tmp_path_factory):
     Chromium, its cuts) into a session folder whose image cache holds the remote badge."""
     from jaxdeck.read.images import key
 
-    root = tmp_path_factory.mktemp("notebooks")
-    (root / "images").mkdir()
-    (root / "images" / f"{key(support.BADGE)}.svg").write_bytes(support.BADGE_SVG)
-    return support.deck_builder(root, support.shared_folder(tmp_path_factory, "notebooks"))
+    from jaxdeck.atomic import write_bytes
+
+    root = support.shared_folder(tmp_path_factory, "notebooks")
+    write_bytes(root / "images" / f"{key(support.BADGE)}.svg", support.BADGE_SVG)
+    return support.deck_builder(root, shared=True)
 
 
 def pytest_sessionstart(session):
@@ -62,7 +63,7 @@ def pytest_sessionstart(session):
 
     The tests that read a deck's recorded cell times (its budgets) then read times taken on
     a machine that nothing else was using, as `make` takes them; the workers' ``built``
-    fixture finds the outputs in the shared execution cache and runs no kernel for them.
+    fixture finds the decks built in that shared folder and builds nothing again.
     """
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
@@ -70,8 +71,7 @@ def pytest_sessionstart(session):
     whole = [Path(a).resolve() for a in config.args] in ([], [support.ROOT / "tests"])
     if not whole or not support.DECKS:
         return
-    shared = support.shared_folder(config._tmp_path_factory, "build")
-    build = support.deck_builder(shared / "controller", shared)
+    build = support.deck_builder(support.shared_folder(config._tmp_path_factory, "build"), shared=True)
     for deck in support.DECKS:
         build(deck)
 

@@ -43,27 +43,24 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
                           capture_output=True, text=True, timeout=timeout)
 
 
-def deck_builder(root: Path, shared: Path | None = None):
+def deck_builder(root: Path, shared: bool = False):
     """deck -> (Outputs, executed notebook), each deck built once into ``root``.
 
-    ``shared``: a folder every pytest-xdist worker of the run sees; the workers' execution
-    caches live there and a lock per deck makes one worker execute it while the others wait,
-    then take its outputs from the cache (as a second ``make`` would) instead of running it again.
+    ``shared``: ``root`` is a folder every pytest-xdist worker of the run sees (see
+    :func:`shared_folder`); a lock per deck makes one process build it while the others wait,
+    then find it up to date (as a second ``make`` would) instead of executing and laying it
+    out again. Decks are built side by side into one folder, as ``make`` builds them.
     """
     import nbformat
 
     from jaxdeck.build import build_deck
 
     done: dict[Path, tuple] = {}
-    if shared is not None:
-        (shared / "cache").mkdir(parents=True, exist_ok=True)
-        root.mkdir(parents=True, exist_ok=True)
-        if not (root / "cache").exists():
-            (root / "cache").symlink_to(shared / "cache", target_is_directory=True)
+    root.mkdir(parents=True, exist_ok=True)
 
     def get(deck: Path):
         if deck not in done:
-            with one_at_a_time(shared / f"{deck.stem}.lock" if shared is not None else None), session_environment():
+            with one_at_a_time(root / f".{deck.stem}.lock" if shared else None), session_environment():
                 outputs = build_deck(deck, root)
             done[deck] = (outputs, nbformat.read(outputs.notebook, as_version=4))
         return done[deck]

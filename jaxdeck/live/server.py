@@ -245,7 +245,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         check_port(ip, port)
     token = secrets.token_urlsafe(32)
     command = [
-        sys.executable, "-m", "jupyter_server",
+        sys.executable, "-m", "jaxdeck.live.jupyter",
         f"--ServerApp.ip={ip}", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False",
         f"--IdentityProvider.token={token}", "--PasswordIdentityProvider.allow_password_change=False",

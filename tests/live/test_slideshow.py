@@ -99,10 +99,23 @@ def live(browser, server, remote):
         page.close()
 
 
+#: true once the slide ``[h, v]`` is current, two frames have been drawn since, and in the live
+#: view the selected cell (moved by RISE a moment after the slide changes) is on it, when it has cells
+SETTLED = """async ([reveal, h, v]) => {
+  const at = eval(reveal).getIndices();
+  if (at.h !== h || (at.v || 0) !== v) return false;
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const slide = document.querySelector('.reveal .slides section.present');
+  const cells = slide ? slide.querySelectorAll('.jp-Cell') : [];
+  return !cells.length || !!slide.querySelector('.jp-Cell.jp-mod-active') || !document.querySelector('.jp-Cell.jp-mod-active');
+}"""
+
+
 def go(page, where, live=True):
     reveal = "window.jaxdeckLive.reveal" if live else "window.Reveal"
     page.evaluate(f"([h, v]) => {reveal}.slide(h, v)", list(where))
-    page.wait_for_timeout(700)  # RISE selects the slide's first code cell after a short delay
+    # on that slide, laid out (two frames drawn), and RISE done moving the selection onto it
+    page.wait_for_function(SETTLED, arg=[reveal, *where], timeout=10000)
 
 
 def static_sizes(browser, html, width, height):
