@@ -6,6 +6,9 @@ found (:func:`candidates`): by its usual names on PATH, then in /usr/bin, /usr/l
 Playwright's own download (``python -m playwright install chromium``: ~/.cache/ms-playwright
 on Linux, ~/Library/Caches/ms-playwright on macOS, or $PLAYWRIGHT_BROWSERS_PATH). With none,
 a one-line DeckError says how to get one.
+
+What a page runs comes from the theme's ``scripts/*.js`` (:func:`script`), one function per file,
+so that a test, a check and a print all wait for the same things.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from jaxdeck.errors import DeckError
+from jaxdeck.html.assets import THEMES
 
 #: where the fixed places (/usr/bin, /snap/bin, /Applications) lie; tests point it at a fake tree
 SYSTEM_ROOT = Path("/")
@@ -42,6 +46,9 @@ PLAYWRIGHT_BUILDS = (
                                    "chrome-headless-shell-mac-x64/chrome-headless-shell",
                                    "chrome-mac/headless_shell")),
 )
+
+#: the browser scripts pages run (Playwright evaluates each file's one function)
+SCRIPTS = THEMES / "jaxdeck" / "scripts"
 
 #: quiet, offline-friendly flags: no background calls home, no first-run UI
 FLAGS = [
@@ -145,6 +152,16 @@ def chromium() -> Iterator["object"]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def script(name: str) -> str:
+    """The source of one of the theme's browser scripts (``themes/jaxdeck/scripts/NAME``)."""
+    return (SCRIPTS / name).read_text(encoding="utf-8")
+
+
+def fonts_ready(page) -> None:
+    """Wait until the page's web fonts are loaded: a measurement or a print before that sees fallback metrics."""
+    page.evaluate(script("fonts-ready.js"))
+
+
 @contextlib.contextmanager
 def open_deck(browser, html: str | Path, query: str = "", width: int = 1280, height: int = 720) -> Iterator[tuple]:
     """Open an HTML deck from file:// and wait for reveal.js; yields (page, requests).
@@ -158,7 +175,7 @@ def open_deck(browser, html: str | Path, query: str = "", width: int = 1280, hei
     url = Path(html).resolve().as_uri() + query
     try:
         page.goto(url, wait_until="load")
-        page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=15000)
+        page.wait_for_function(script("reveal-ready.js"), timeout=15000)
         yield page, requests
     finally:
         page.close()

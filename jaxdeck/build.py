@@ -27,6 +27,7 @@ from jaxdeck import stamps
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import BUILD, Outputs
 from jaxdeck.progress import Progress
+from jaxdeck.records import BuildRecord
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     name = deck.name
     clock = time.perf_counter()
     executed = None
-    info: dict = {}
+    record = BuildRecord()
     t_convert = t_execute = clock
     if plan.notebook:
         from jaxdeck.execute import execute_cached
@@ -97,20 +98,21 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen, cpus=cpus,
                                   on_cell=(lambda k, n: shown.cell(name, k, n)) if shown else None)
         t_execute = time.perf_counter()
-        info = executed.metadata.get("jaxdeck_build", {})
+        record = BuildRecord.of(executed)
         write_text(outputs.notebook, nbformat.writes(executed))
         stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": sources.execution(deck, frozen)},
                     machine=sources.machine)
     if executed is None and (plan.html or plan.pdfs):
         executed = nbformat.read(outputs.notebook, as_version=4)
     if plan.html:
-        from jaxdeck.html.export import export_html, local_images
+        from jaxdeck.html.export import export_html, fit_record, local_images
 
         if shown:
             shown.stage(name, "export html")
         export_html(executed, deck, outputs.html)
         notebook = stamps.load(outputs.notebook)
-        stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, local_images(executed)))
+        stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, local_images(executed)),
+                    fit=fit_record(executed, outputs.html))
     t_html = time.perf_counter()
     printed = None
     if plan.pdfs and printer is not None:
@@ -124,8 +126,8 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     t_pdf = time.perf_counter()
     seconds = StageSeconds(t_convert - clock, t_execute - t_convert, t_html - t_execute,
                            t_pdf - t_html if printer is not None and plan.pdfs else None)
-    return Built(deck, root, summary(info.get("cells_executed"), plan.html, plan.pdfs if printed is not None else ()),
-                 seconds=seconds, cache=info.get("cache"), cells_executed=info.get("cells_executed"), printed=printed)
+    return Built(deck, root, summary(record.cells_executed, plan.html, plan.pdfs if printed is not None else ()),
+                 seconds=seconds, cache=record.cache, cells_executed=record.cells_executed, printed=printed)
 
 
 def default_jobs(decks: int, backend: str | None = None) -> int:
@@ -137,7 +139,7 @@ def default_jobs(decks: int, backend: str | None = None) -> int:
     the first) one deck at a time: decks side by side would share the accelerator, and each
     would time its demos on a busy device.
     """
-    from jaxdeck.execute.kernel import usable_cpus
+    from jaxdeck.execute import usable_cpus
 
     if backend not in (None, "cpu"):
         return 1
@@ -157,7 +159,7 @@ def cpu_shares(jobs: int) -> list[frozenset[int]]:
     With more jobs than CPUs the shares repeat, so decks then do share cores. Where the OS
     sets no affinity (not Linux) the shares are empty: every kernel may use every core.
     """
-    from jaxdeck.execute.kernel import usable_cpus
+    from jaxdeck.execute import usable_cpus
 
     if not hasattr(os, "sched_setaffinity"):
         return [frozenset()] * jobs
@@ -207,7 +209,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
         import jaxdeck.read.source  # noqa: F401
         import jaxdeck.read.structure  # noqa: F401
         from jaxdeck.execute import execute_cached  # noqa: F401
-        from jaxdeck.execute.kernel import import_kernel_libraries
+        from jaxdeck.execute import import_kernel_libraries
         from jaxdeck.read import deck_to_notebook  # noqa: F401
 
         import_kernel_libraries()

@@ -14,7 +14,8 @@ NOT_DECKS = {"README.md"}
 
 @dataclass(frozen=True)
 class Outputs:
-    """The artefacts of one deck under a build folder (DESIGN.md's output paths)."""
+    """Where each artefact of one deck goes under a build folder: ``notebooks/NAME.ipynb``,
+    ``html/NAME.html``, ``pdf/NAME.pdf`` and ``pdf/NAME-handout.pdf``."""
 
     deck: Path
     root: Path = BUILD

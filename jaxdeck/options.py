@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from jaxdeck.records import OPTIONS_KEY
+
 #: option -> the types a header may give it (checked when the deck is read)
 TYPES: dict[str, type | tuple[type, ...]] = {
     "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
@@ -36,10 +38,12 @@ class DeckOptions:
     budget_s: float = 2.0
 
     @classmethod
-    def of(cls, metadata: Mapping[str, Any] | None) -> DeckOptions:
+    def of(cls, metadata: Mapping[str, Any] | DeckOptions | None) -> DeckOptions:
         """The options of a notebook's ``metadata.jaxdeck`` (or of a notebook: its metadata is looked up)."""
+        if isinstance(metadata, DeckOptions):
+            return metadata
         if metadata is not None and "metadata" in metadata and "cells" in metadata:
-            metadata = metadata["metadata"].get("jaxdeck")
+            metadata = metadata["metadata"].get(OPTIONS_KEY)
         given = {k: v for k, v in dict(metadata or {}).items() if k in TYPES and v is not None}
         return cls(**given)
 

@@ -47,15 +47,32 @@ PDFS = ("pdf", "handout")
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
     "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
-                 "execute/cache.py"),
-    "html": ("html/export.py", "html/layout.py", "html/assets.py", "html/myst/__init__.py", "html/myst/syntax.py",
-             "html/myst/html.py", "html/myst/tags.py", "html/fit.py", "options.py", "read/structure.py"),
-    "pdf": ("pdf/export.py", "browser.py", "read/structure.py"),
+                 "execute/__init__.py", "execute/cache.py", "markers.py", "records.py", "options.py",
+                 "html/assets.py"),
+    "html": ("html/__init__.py", "html/export.py", "html/layout.py", "html/assets.py", "html/markdown.py",
+             "html/myst/__init__.py", "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py",
+             "html/myst/live.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
+             "html/fit_record.py", "browser.py", "options.py", "read/structure.py", "read/formats.py", "markers.py",
+             "records.py"),
+    "pdf": ("pdf/export.py", "browser.py", "read/structure.py", "read/formats.py", "markers.py", "records.py",
+            "options.py", "html/__init__.py", "html/assets.py", "html/fit_record.py", "html/markdown.py",
+            "html/myst/syntax.py"),
 }
+#: where each stage's code starts; tests/test_stamps.py follows their imports and fails when a module
+#: they reach is neither in CODE nor in PLUMBING
+ENTRIES = {
+    "notebook": ("read/__init__.py", "execute/__init__.py", "execute/cache.py"),
+    "html": ("html/export.py", "html/fit.py"),
+    "pdf": ("pdf/export.py",),
+}
+#: modules the stages import that never change an artefact's bytes: errors, files, signals, the
+#: progress line; and the kernel's run, whose outputs are keyed by the execution cache's key instead
+PLUMBING = ("__init__.py", "errors.py", "atomic.py", "decks.py", "progress.py", "stopping.py", "claims.py",
+            "execute/kernel.py", "execute/fingerprint.py", "execute/measure.py")
 TOOLS = {
     "notebook": ("jupytext", "nbformat", "markdown-it-py"),
-    "html": ("nbconvert", "markdown-it-py", "mistune", "pygments"),
-    "pdf": ("playwright",),
+    "html": ("nbconvert", "markdown-it-py", "mdit-py-plugins", "pygments"),
+    "pdf": ("playwright", "markdown-it-py", "mdit-py-plugins", "pygments"),
 }
 
 #: files under themes/ that only the PDFs read (the rest is the look of every deck)
@@ -228,6 +245,20 @@ class Sources:
         return html["inputs"] == self.html_inputs(notebook["sha256"], deck, images)
 
 
+def unfitted_but_fittable(html: dict) -> bool:
+    """An HTML exported unfitted for want of a Chromium (its record's ``fit``), where one is found now."""
+    fit = html.get("fit")
+    if not isinstance(fit, dict) or fit.get("chromium"):
+        return False
+    from jaxdeck.browser import find_chromium
+    from jaxdeck.errors import DeckError
+
+    try:
+        return bool(find_chromium())
+    except DeckError:
+        return False
+
+
 @dataclass
 class Plan:
     """Which of a deck's artefacts a build makes; a fresh plan makes none."""
@@ -259,7 +290,7 @@ def plan(deck: Path, outputs: Outputs, sources: Sources, *, pdf: bool = False, f
             or (execution and not sources.execution_holds(notebook, outputs.notebook, deck, frozen))):
         return Plan(deck, outputs, True, True, pdfs)
     html = load(outputs.html)
-    if not sources.html_holds(html, notebook, deck, outputs):
+    if not sources.html_holds(html, notebook, deck, outputs) or unfitted_but_fittable(html):
         return Plan(deck, outputs, False, True, pdfs)
     stale = []
     for kind in pdfs:

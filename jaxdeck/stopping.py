@@ -11,6 +11,9 @@ unwinding is only recorded, so it cannot cut it short.
 
 The kernel runs in a session of its own (jupyter_client starts it so), so Ctrl-C in the
 terminal does not reach it by itself; nor would a SIGTERM to the build alone.
+
+:func:`end_tree` is the one way a process is ended with everything it started: these
+children, a kernel that closes, the live Jupyter server and its kernels.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import contextlib
 import os
 import signal
 import threading
-from typing import Iterator
+from typing import Iterable, Iterator
 
 #: the signals that stop a command: Ctrl-C, `kill` (or `timeout`, a service manager), a closed terminal
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -55,32 +58,80 @@ def is_driver(process) -> bool:
         return False
 
 
-def end_children(grace: float = GRACE_S, spare=None) -> int:
-    """SIGTERM every descendant of this process, SIGKILL those still alive after ``grace`` s; how many there were.
+def _group(pid: int) -> int | None:
+    """The process group ``pid`` leads, to signal with it; also when ``pid`` is gone, since a
+    group outlives its leader (and its id is not reused while it does)."""
+    if not hasattr(os, "killpg"):
+        return None
+    try:
+        return pid if os.getpgid(pid) == pid else None
+    except ProcessLookupError:
+        return pid
+    except OSError:
+        return None
+
+
+def _signal_group(group: int | None, signum: int) -> None:
+    if group is not None:
+        with contextlib.suppress(OSError):
+            os.killpg(group, signum)
+
+
+def end_tree(root=None, *, known: Iterable = (), itself: bool = True, grace: float | None = GRACE_S,
+             wait: float = GRACE_S, spare=None) -> list:
+    """End the process ``root`` (a pid or a psutil process), every descendant of it and the ``known``
+    processes still running; returns the processes it signalled.
 
     The whole tree is listed before any is signalled: a browser's helpers would otherwise be
-    handed to init when their parent goes, out of reach. ``spare(process)`` true keeps one
-    (and not its descendants) alive.
+    handed to init when their parent goes, out of reach. ``known`` are descendants listed
+    earlier: a kernel in a session of its own is no longer the child of a server that has exited.
+    When ``root`` leads a process group (a kernel, a Jupyter server: each starts a session), the
+    group is signalled too, which reaches members whose parent is already gone; ``itself=False``
+    spares ``root`` and its group (a process ending its own children). Each gets SIGTERM and
+    ``grace`` seconds to exit (``grace=None``: no SIGTERM), then SIGKILL and up to ``wait``
+    seconds to go (0: no wait). ``spare(process)`` true keeps one (and not its descendants) alive.
     """
     try:
         import psutil
     except ImportError:  # psutil comes with ipykernel; without it there is no kernel to stop either
-        return 0
-    try:
-        children = psutil.Process(os.getpid()).children(recursive=True)
-    except psutil.Error:
-        return 0
+        return []
+    tree: list = []
+    group = None
+    if root is not None:
+        pid = root.pid if isinstance(root, psutil.Process) else int(root)
+        with contextlib.suppress(psutil.Error):
+            process = root if isinstance(root, psutil.Process) else psutil.Process(pid)
+            if process.is_running():
+                tree = process.children(recursive=True)
+                if itself:
+                    tree.insert(0, process)
+        if itself:
+            group = _group(pid)
+    tree += [process for process in known if process not in tree and process.is_running()]
     if spare is not None:
-        children = [child for child in children if not spare(child)]
-    for child in children:
+        tree = [process for process in tree if not spare(process)]
+    alive = tree
+    if grace is not None:
+        for process in tree:
+            with contextlib.suppress(psutil.Error):
+                process.terminate()
+        _signal_group(group, signal.SIGTERM)
+        _, alive = psutil.wait_procs(tree, timeout=grace)
+    for process in alive:
         with contextlib.suppress(psutil.Error):
-            child.terminate()
-    _, alive = psutil.wait_procs(children, timeout=grace)
-    for child in alive:
-        with contextlib.suppress(psutil.Error):
-            child.kill()
-    psutil.wait_procs(alive, timeout=grace)
-    return len(children)
+            process.kill()
+    _signal_group(group, signal.SIGKILL)
+    if wait:
+        psutil.wait_procs(alive, timeout=wait)
+    return tree
+
+
+def end_children(grace: float = GRACE_S, spare=None) -> int:
+    """SIGTERM every descendant of this process, SIGKILL those still alive after ``grace`` s; how many there were.
+
+    ``spare(process)`` true keeps one (and not its descendants) alive (see :func:`end_tree`).
+    """
+    return len(end_tree(os.getpid(), itself=False, grace=grace, wait=grace, spare=spare))
 
 
 @contextlib.contextmanager

@@ -7,6 +7,7 @@ the real :func:`jaxdeck.browser.find_chromium`.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 
 from jaxdeck.browser import find_chromium
 from jaxdeck.errors import DeckError
+from support import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,3 +139,20 @@ def test_without_a_browser_every_deck_gets_its_html_then_one_line_error(tmp_path
     assert (tmp_path / "build/html/assets/reveal.js/dist/reveal.js").is_file()
     assert not (tmp_path / "build/pdf").exists()
     assert done.stdout.splitlines() == ["a.md: executed 1 cell, HTML", "b.md: HTML"]
+
+
+def test_a_deck_left_unfitted_for_want_of_a_chromium_is_fitted_once_one_is_there(tmp_path):
+    long_section = "## One long section\n\n" + "\n\n".join(f"Paragraph {n} of a section too long for one slide."
+                                                          for n in range(40)) + "\n"
+    (tmp_path / "talk.md").write_text("# A talk without markers\n\n" + long_section)
+    done = run_without_browser(tmp_path, "build", "talk.md")
+    assert done.returncode == 0, done.stderr
+    assert "not fitted to its slides" in done.stderr
+    record = json.loads((tmp_path / "build/html/.talk.html.inputs.json").read_text())
+    assert record["fit"]["chromium"] is None
+    again = run_cli("build", "talk.md", cwd=tmp_path)  # this machine's Chromium, found as usual
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines() == ["talk.md: HTML"]
+    record = json.loads((tmp_path / "build/html/.talk.html.inputs.json").read_text())
+    assert record["fit"]["chromium"] and record["fit"]["cuts"]
+    assert run_cli("build", "talk.md", cwd=tmp_path).stdout.splitlines() == ["talk.md: up to date"]

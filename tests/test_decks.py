@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 
 from support import DECKS, ROOT, deck_id
 from jaxdeck.claims import is_check
-from jaxdeck.execute.kernel import cell_durations
+from jaxdeck.execute import cell_durations
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 BUDGET_S = 2.0
@@ -132,11 +132,11 @@ def test_every_slide_has_notes(built, deck):
 
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_html_presents_offline_with_every_slide(built, browser, deck):
-    from jaxdeck.browser import open_deck
+    from jaxdeck.browser import open_deck, script
 
     outputs, nb = built(deck)
     with open_deck(browser, outputs.html) as (page, requests):
-        assert page.evaluate("Reveal.isReady()") is True
+        assert page.evaluate(script("reveal-ready.js")) is True
         total = page.evaluate("Reveal.getTotalSlides()")
         page.evaluate("Reveal.slide(Reveal.getHorizontalSlides().length - 1)")
         page.wait_for_timeout(100)

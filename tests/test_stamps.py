@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
+
+import pytest
 
 from jaxdeck import stamps
 from jaxdeck.html.assets import NODE_MODULES, THEMES
@@ -109,3 +112,44 @@ def test_frozen_outputs_are_identified_by_the_notebook_they_came_from(tmp_path):
     assert sources.execution(deck, frozen.parent) == by_file, "a folder of notebooks names NAME.ipynb"
     frozen.write_text('{"cells": [1]}')
     assert sources.execution(deck, frozen) != by_file
+
+
+def _imported(module: Path, package: Path) -> set[str]:
+    """jaxdeck modules (paths relative to the package) that ``module`` imports, anywhere in it."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("jaxdeck"):
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names if a.name.startswith("jaxdeck")]
+        for name in names:
+            parts = name.split(".")[1:]
+            for candidate in (package.joinpath(*parts).with_suffix(".py"), package.joinpath(*parts, "__init__.py")):
+                if parts and candidate.is_file():
+                    found.add(candidate.relative_to(package).as_posix())
+    return found
+
+
+def stage_modules(entries) -> set[str]:
+    """Every jaxdeck module a stage's entry modules import, directly or through each other."""
+    package = stamps.PACKAGE
+    todo, seen = list(entries), set()
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        todo.extend(_imported(package / module, package) - seen)
+    return seen
+
+
+@pytest.mark.parametrize("stage", sorted(stamps.CODE))
+def test_every_module_a_stage_imports_is_in_its_record_or_named_as_plumbing(stage):
+    imported = stage_modules(stamps.ENTRIES[stage])
+    missing = imported - set(stamps.CODE[stage]) - set(stamps.PLUMBING)
+    assert not missing, f"{stage}: imported but neither in stamps.CODE nor stamps.PLUMBING: {sorted(missing)}"
+    stale = set(stamps.CODE[stage]) - imported
+    assert not stale, f"{stage}: in stamps.CODE but not imported by the stage: {sorted(stale)}"

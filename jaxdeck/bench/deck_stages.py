@@ -25,6 +25,7 @@ from jaxdeck.bench.edits import code_edit, copy_deck, prose_edit
 from jaxdeck.bench.stock import compare_stock
 from jaxdeck.build import Built, build_deck
 from jaxdeck.execute import fingerprint
+from jaxdeck.records import BuildRecord, cell_info
 from jaxdeck.html.export import warm_up_exporter
 
 PROSE_TARGET = 0.10
@@ -41,7 +42,7 @@ def stage_record(built: Built) -> dict:
 def browser_print(html: Path, pdf: Path) -> float | None:
     """Seconds for one browser print of the HTML deck (launch, open, page.pdf), or None without a browser."""
     try:
-        from jaxdeck.browser import chromium
+        from jaxdeck.browser import chromium, script
     except ImportError:
         return None
     began = time.perf_counter()
@@ -50,7 +51,7 @@ def browser_print(html: Path, pdf: Path) -> float | None:
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.goto(html.resolve().as_uri() + "?print-pdf", wait_until="load")
             try:
-                page.wait_for_function("() => window.Reveal && Reveal.isReady && Reveal.isReady()", timeout=15000)
+                page.wait_for_function(script("reveal-ready.js"), timeout=15000)
             except Exception:
                 pass
             page.pdf(path=str(pdf), width="1280px", height="720px", print_background=True)
@@ -108,8 +109,8 @@ def bench_deck(source: Path, work: Path, repeat: int = 3, stock: bool = True, pd
 
     built, cold_total, pdf_info = cold_build(deck, root, pdf)
     nb = nbformat.read(built.notebook, as_version=4)
-    info = nb.metadata.get("jaxdeck_build", {})
-    durations = [c.metadata.get("jaxdeck", {}).get("duration_s", 0.0) for c in nb.cells if c.cell_type == "code"]
+    info = BuildRecord.of(nb).to_metadata()
+    durations = [cell_info(c).get("duration_s", 0.0) for c in nb.cells if c.cell_type == "code"]
     one_print = browser_print(built.html, folder / "one-print.pdf") if pdf_info.get("available") else None
     cold = stage_record(built)
     stages = {"convert": cold["convert"], "execute": cold["execute"], "export_html": cold["export_html"],

@@ -28,6 +28,8 @@ import urllib.request
 from pathlib import Path
 
 from jaxdeck.bench.edits import copy_deck
+from jaxdeck import markers
+from jaxdeck.records import cell_info
 
 PROSE_TARGET = 0.10
 PREVIEW_PROSE_TARGET_S = 1.0
@@ -81,7 +83,7 @@ def pick_cell(deck: Path, notebook: Path) -> dict | None:
     nb = nbformat.read(notebook, as_version=4)
     best = None
     for cell in nb.cells:
-        info = cell.metadata.get("jaxdeck", {})
+        info = cell_info(cell)
         tags = cell.metadata.get("tags", [])
         if cell.cell_type != "code" or not cell.get("outputs") or cell.metadata.get("highlight") or tags:
             continue
@@ -91,7 +93,7 @@ def pick_cell(deck: Path, notebook: Path) -> dict | None:
         heading = None
         for number in range(fence - 1, 0, -1):
             text = lines[number - 1].strip()
-            if text in ("---", "--", "|||", ". . .") or text.startswith("```"):
+            if markers.is_marker(text) or text.startswith("```"):
                 break
             if re.match(r"#{1,6} \S", text):
                 heading = number
@@ -125,7 +127,7 @@ def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3, browser
 
     ``browser``: a started Playwright browser to use (one process can drive only one); else one is started.
     """
-    from jaxdeck.browser import chromium
+    from jaxdeck.browser import chromium, script
 
     process = subprocess.Popen([sys.executable, "-m", "jaxdeck", "preview", deck.name, "--no-browser", "--port", "0",
                                 "--out", str(root)], cwd=deck.parent, stdin=subprocess.DEVNULL,
@@ -136,23 +138,16 @@ def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3, browser
             return {"error": "the preview printed no URL"}
         url = found.group(1)
         _wait(lambda: _state(url)["version"] >= 1 and _state(url)["kernel"] == "ready", 900, "the warm kernel")
-        present = "document.querySelector('.reveal .slides section.present')"
-        shows = f"(t) => {present} && {present}.textContent.includes(t)"
         result: dict = {"prose": [], "code": []}
         with (contextlib.nullcontext(browser) if browser is not None else chromium()) as browser:
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.goto(url, wait_until="load")
-            page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=60000)
+            page.wait_for_function(script("reveal-ready.js"), timeout=60000)
             lines = deck.read_text().splitlines()
             heading = lines[cell["heading"] - 1]
             # go to the slide of the cell: the section whose heading is the cell's slide's heading
-            page.evaluate("""(text) => {
-                const target = [...document.querySelectorAll('.reveal .slides section')]
-                    .find(s => !s.querySelector('section') && [...s.querySelectorAll('h1,h2,h3,h4,h5,h6')]
-                        .some(h => text.includes(h.textContent.trim())));
-                if (target) { const i = Reveal.getIndices(target); Reveal.slide(i.h, i.v); }
-            }""", heading)
-            where = page.evaluate("Reveal.getIndices()")
+            page.evaluate(script("go-to-heading.js"), heading)
+            where = page.evaluate(script("slide-indices.js"))
             for kind in ("prose", "code"):
                 for k in range(repeat):
                     lines = deck.read_text().splitlines()
@@ -163,18 +158,18 @@ def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3, browser
                         lines.insert(cell["close"] - 1, f"print({mark!r})")
                     began = time.time()
                     deck.write_text("\n".join(lines) + "\n")
-                    page.wait_for_function(shows, arg=mark, timeout=120000, polling="raf")
+                    page.wait_for_function(script("slide-shows.js"), arg=[mark, True], timeout=120000, polling="raf")
                     seconds = time.time() - began
-                    kept = page.wait_for_function("() => window.Reveal && Reveal.isReady() && Reveal.getIndices().h",
-                                                  timeout=60000).json_value() == where["h"]
+                    page.wait_for_function(script("reveal-ready.js"), timeout=60000)
+                    kept = page.wait_for_function(script("slide-h.js"), timeout=60000).json_value() == where["h"]
                     state = _state(url)
                     result[kind].append({"seconds": seconds, "did": state["did"], "ran_s": state["ran_s"],
                                          "kept_slide": kept})
                     if kind == "code":  # take the line out again, so that every edit changes the cell by one line
                         lines.pop(cell["close"] - 1)
                         deck.write_text("\n".join(lines) + "\n")
-                        page.wait_for_function(f"(t) => window.Reveal && Reveal.isReady() && !({shows})(t)", arg=mark,
-                                               timeout=120000)
+                        page.wait_for_function(script("slide-shows.js"), arg=[mark, False], timeout=120000)
+                        page.wait_for_function(script("reveal-ready.js"), timeout=120000)
                     time.sleep(0.3)
             page.close()
         for kind in ("prose", "code"):

@@ -16,7 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from jaxdeck.execute.kernel import usable_cpus
+from jaxdeck.execute import usable_cpus
 
 #: the figures' targets (seconds, or the speed-up)
 FIRST_MAKE_S = 60.0

@@ -2,11 +2,13 @@
 
 The exported HTML deck is opened in headless Chromium at the deck's size
 (1280x720 unless the header says otherwise). Every slide is shown with all its
-fragments visible and measured (by the theme's ``scripts/check-*.js`` and ``static/check.css``); together with the executed notebook this reports:
+fragments visible and measured (by the theme's ``scripts/check-*.js`` and ``static/check.css``); together
+with the executed notebook this reports (each kind registered in :data:`CHECKS`):
 
 - ``overflow``: content beyond the slide frame (how many pixels, down or right);
 - ``code-width``: code lines wider than their frame (cut or scrolled on stage);
 - ``notes``: slides without speaker notes (the handout would be empty there);
+- ``round-trip``: lines jupytext would write another way (a live edit would rewrite them);
 - ``budget``: code cells slower than the deck's budget (2 s, or ``budget_s`` in the
   header), unless tagged ``slow``;
 - ``image``: images that failed to load.
@@ -20,10 +22,11 @@ from pathlib import Path
 
 import nbformat
 
-from jaxdeck.browser import chromium, open_deck
+from jaxdeck.browser import chromium, fonts_ready, open_deck, script
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
 from jaxdeck.options import DeckOptions
+from jaxdeck.records import BuildRecord, cell_info
 from jaxdeck.read.source import round_trip_difference
 from jaxdeck.read.structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count
 
@@ -31,17 +34,30 @@ SLOW_TAG = "slow"
 #: overflow smaller than this (sub-pixel rounding, borders) is not worth a report
 TOLERANCE_PX = 2
 
-KINDS = ("overflow", "code-width", "notes", "budget", "image")
 
-#: the browser scripts and stylesheet the check runs in the deck's page (the theme's, beside the print view's)
-SCRIPTS = THEMES / "jaxdeck" / "scripts"
+
+@dataclass(frozen=True)
+class Check:
+    """One kind of problem ``check`` looks for; ``where``: measured in the browser or read from the notebook."""
+
+    kind: str
+    where: str
+    what: str
+
+
+#: every check, in the order a slide's problems are reported
+CHECKS = {c.kind: c for c in (
+    Check("overflow", "browser", "content beyond the slide frame (how many pixels, down or right)"),
+    Check("code-width", "browser", "code lines wider than their frame (cut or scrolled on stage)"),
+    Check("notes", "notebook", "slides without speaker notes (the handout would be empty there)"),
+    Check("round-trip", "notebook", "lines jupytext writes another way (a live edit would rewrite them)"),
+    Check("budget", "notebook", "code cells slower than the deck's budget, unless tagged slow"),
+    Check("image", "browser", "images that failed to load"),
+)}
+KINDS = tuple(CHECKS)
+
 #: every fragment shown, as the audience sees a slide at its end; no chrome in the way
 SHOW_ALL_CSS = THEMES / "jaxdeck" / "static" / "check.css"
-
-
-def script(name: str) -> str:
-    """The source of one of the check's browser scripts (``themes/jaxdeck/scripts/NAME``)."""
-    return (SCRIPTS / name).read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -53,6 +69,10 @@ class Problem:
     message: str
     path: str | None = None
     line: int | None = None
+
+    def __post_init__(self):
+        if self.kind not in CHECKS:
+            raise ValueError(f"{self.kind!r} is not a registered check (jaxdeck.check.deck.CHECKS)")
 
     def __str__(self) -> str:
         where = display_path(self.path) if self.path else ""
@@ -67,7 +87,7 @@ def slide_lines(nb: nbformat.NotebookNode) -> dict[int, int]:
     """The source line where each slide starts."""
     lines: dict[int, int] = {}
     for cell in nb.cells:
-        info = cell.metadata.get("jaxdeck", {})
+        info = cell_info(cell)
         if "slide" in info and (info.get("slide_type") in (SLIDE, SUBSLIDE) or info["slide"] not in lines):
             lines.setdefault(info["slide"], info.get("line"))
     return lines
@@ -77,26 +97,29 @@ def budget_of(nb: nbformat.NotebookNode) -> float:
     return float(DeckOptions.of(nb).budget_s)
 
 
-def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
-    """What the executed notebook alone tells: missing notes, cells over their time budget."""
-    problems = []
-    lines = slide_lines(nb)
+def missing_notes(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) -> list[Problem]:
     notes = notes_by_slide(nb)
-    for number in range(1, slide_count(nb) + 1):
-        if not any(text.strip() for text in notes.get(number, [])):
-            problems.append(Problem(number, "notes", "no speaker notes; add a paragraph starting with 'Note:'",
-                                    str(deck), lines.get(number)))
+    return [Problem(number, "notes", "no speaker notes; add a paragraph starting with 'Note:'", str(deck), lines.get(number))
+            for number in range(1, slide_count(nb) + 1) if not any(text.strip() for text in notes.get(number, []))]
+
+
+def round_trip(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) -> list[Problem]:
     difference = round_trip_difference(deck)
-    if difference is not None:
-        line, written, found = difference
-        problems.append(Problem(1, "round-trip", f"jupytext writes line {line} as {written!r}, not {found!r}, "
-                                "so live edits would rewrite it; write it jupytext's way", str(deck), line))
+    if difference is None:
+        return []
+    line, written, found = difference
+    return [Problem(1, "round-trip", f"jupytext writes line {line} as {written!r}, not {found!r}, "
+                    "so live edits would rewrite it; write it jupytext's way", str(deck), line)]
+
+
+def over_budget(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) -> list[Problem]:
     budget = budget_of(nb)
-    share = (nb.metadata.get("jaxdeck_build") or {}).get("cpu_share")
+    share = BuildRecord.of(nb).cpu_share
     how = (f" (measured on {share[0]} of {share[1]} CPU cores, beside other decks: `jaxdeck build --jobs 1 "
            f"--no-cache {deck}` measures it on all of them)") if share else ""
+    problems = []
     for cell in nb.cells:
-        info = cell.metadata.get("jaxdeck", {})
+        info = cell_info(cell)
         duration = info.get("duration_s")
         if cell.cell_type != "code" or duration is None or SLOW_TAG in cell.metadata.get("tags", []):
             continue
@@ -105,6 +128,16 @@ def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
                                     f"cell took {duration:.2f} s, over the {budget:g} s budget{how}; "
                                     f"make it faster or tag it '{SLOW_TAG}'", str(deck), info.get("line")))
     return problems
+
+
+#: the checks read from the executed notebook alone
+NOTEBOOK_CHECKS = (missing_notes, round_trip, over_budget)
+
+
+def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
+    """What the executed notebook alone tells: missing notes, lines jupytext rewrites, cells over budget."""
+    lines = slide_lines(nb)
+    return [problem for found in NOTEBOOK_CHECKS for problem in found(deck, nb, lines)]
 
 
 def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser) -> list[Problem]:
@@ -116,7 +149,7 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
     with open_deck(browser, html, width=width, height=height) as (page, _requests):
         page.on("requestfailed", lambda r: failed.append(r.url))
         page.add_style_tag(content=SHOW_ALL_CSS.read_text(encoding="utf-8"))
-        page.evaluate("document.fonts.ready.then(() => true)")
+        fonts_ready(page)
         measure = script("check-measure.js")
         for number, h, v in page.evaluate(script("check-slides.js")):
             found = page.evaluate(measure, [h, v, width, height])

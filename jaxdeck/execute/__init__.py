@@ -2,44 +2,97 @@
 
 ``kernel`` runs the cells in a real Jupyter kernel (nbclient); ``cache`` stores and reuses
 outputs keyed by the code cells and the kernel's environment; ``fingerprint`` learns that
-environment and the provenance recorded with every executed notebook.
+environment and the provenance recorded with every executed notebook; ``measure`` records
+what a run measured. Other stages use the names of this module only (``__all__``): a build
+and the preview run a deck through :func:`run_deck`, so both look up and fill the same cache
+with the same key and provenance.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from jaxdeck.decks import BUILD
+from jaxdeck.records import BuildRecord
+
+#: the names other stages import from here, each with the module that defines it (imported on first use)
+_HOMES = {
+    "Kernel": "kernel", "deck_timeout": "kernel", "runnable": "kernel", "is_listing": "kernel",
+    "import_kernel_libraries": "kernel", "kernel_env": "kernel",
+    "code_cells": "cache", "cell_identity": "cache", "cell_record": "cache", "entry_of": "cache", "graft": "cache",
+    "usable_cpus": "measure", "cell_durations": "measure",
+}
+__all__ = ["Run", "run_deck", "execute_cached", *_HOMES]
+
+
+@dataclass
+class Run:
+    """An executed notebook, and the kernel that ran it when the caller asked to keep it (else None:
+    the outputs came from the cache or the frozen notebook, or the kernel was closed)."""
+
+    notebook: Any
+    kernel: Any = None
+
+
+def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None, on_cell=None,
+             cache: bool = True, lookup: bool = True, frozen: str | Path | None = None, cpus=None,
+             keep_kernel: bool = False) -> Run:
+    """The executed notebook: from frozen outputs, from the cache, or from a real kernel run
+    (on the CPUs ``cpus``, when decks are built side by side; the share goes into the provenance).
+
+    ``cache``: use the execution cache at all; ``lookup``: reuse an entry (False runs afresh and
+    still stores the run); ``keep_kernel``: a kernel run leaves its kernel running in ``Run.kernel``.
+    """
+    from jaxdeck.execute import fingerprint
+    from jaxdeck.execute.cache import ExecutionCache, cache_key, reuse_outputs
+    from jaxdeck.execute.kernel import run_fresh
+
+    if frozen is not None:
+        return Run(reuse_outputs(nb, frozen, deck))
+    store = ExecutionCache(root) if cache else None
+    env = fingerprint.known_environment(root)
+    if env is None and store is not None and lookup and store.has_entries():
+        env = fingerprint.environment(root)  # an entry may match: learn the environment before running anything
+    if store is not None and lookup and env is not None:
+        _key, hit = store.lookup(nb, env)
+        if hit is not None:
+            return Run(hit)
+    pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
+    executed, kernel = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus)
+    try:
+        env = env if env is not None else pending.result()
+        record = BuildRecord.of(executed)
+        record.provenance = fingerprint.provenance(env, record.executed_at)
+        if record.cpu_share:
+            record.provenance["cpu_share"] = record.cpu_share
+        record.cache = "miss" if store is not None else "off"
+        if store is not None and "error" not in env:
+            record.cache_key = cache_key(nb, env)
+        record.write(executed)
+        if record.cache_key:
+            store.put(record.cache_key, executed, deck=str(deck))
+    except BaseException:
+        kernel.close()
+        raise
+    if not keep_kernel:
+        kernel.close()
+        kernel = None
+    return Run(executed, kernel)
 
 
 def execute_cached(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None,
                    on_cell=None, cache: bool = True, frozen: str | Path | None = None, cpus=None):
-    """The executed notebook: from frozen outputs, from the cache, or from a real kernel run
-    (on the CPUs ``cpus``, when decks are built side by side; the share goes into the provenance)."""
-    from jaxdeck.execute import fingerprint
-    from jaxdeck.execute.cache import ExecutionCache, cache_key, reuse_outputs
-    from jaxdeck.execute.kernel import execute
+    """:func:`run_deck`'s notebook (the build's way: the kernel closed after the run)."""
+    return run_deck(nb, deck, root, timeout=timeout, on_cell=on_cell, cache=cache, frozen=frozen, cpus=cpus).notebook
 
-    if frozen is not None:
-        return reuse_outputs(nb, frozen, deck)
-    store = ExecutionCache(root) if cache else None
-    env = fingerprint.known_environment(root)
-    if env is None and store is not None and store.has_entries():
-        env = fingerprint.environment(root)  # an entry may match: learn the environment before running anything
-    if store is not None and env is not None:
-        key, hit = store.lookup(nb, env)
-        if hit is not None:
-            return hit
-    pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
-    executed = execute(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus)
-    env = env if env is not None else pending.result()
-    info = executed.metadata.setdefault("jaxdeck_build", {})
-    info["provenance"] = fingerprint.provenance(env, info.get("executed_at"))
-    if info.get("cpu_share"):
-        info["provenance"]["cpu_share"] = info["cpu_share"]
-    info["cache"] = "miss" if store is not None else "off"
-    if store is not None and "error" not in env:
-        key = cache_key(nb, env)
-        info["cache_key"] = key
-        store.put(key, executed, deck=str(deck))
-    return executed
+
+def __getattr__(name: str):
+    """The kernel, cache and measure names of ``__all__``, each imported from its module on first use
+    (nbclient and nbformat are slow to import, and a `make` with nothing to do needs neither)."""
+    import importlib
+
+    if name not in _HOMES:
+        raise AttributeError(f"module 'jaxdeck.execute' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"jaxdeck.execute.{_HOMES[name]}"), name)

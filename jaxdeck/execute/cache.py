@@ -38,13 +38,14 @@ import nbformat
 from jaxdeck.execute import fingerprint
 from jaxdeck.atomic import write_text
 from jaxdeck.errors import DeckError
+from jaxdeck.options import DeckOptions
+from jaxdeck.records import BuildRecord, cell_info, update_build, update_cell_info
 
 SCHEMA = 1
 #: notebook-level metadata that execution produces and a hit must restore
 NOTEBOOK_KEYS = ("kernelspec", "language_info", "widgets")
-#: keys of ``metadata.jaxdeck_build`` that describe the execution (the rest describe the conversion)
-EXECUTION_KEYS = ("executed_at", "provenance", "kernel_peak_rss_mb", "kernel_start_s", "execute_s", "cells_executed",
-                  "cpu_share")
+#: fields of the build record that describe the execution (the rest describe the conversion)
+EXECUTION_KEYS = BuildRecord.EXECUTION
 
 
 def code_cells(nb) -> list:
@@ -60,7 +61,7 @@ def cell_identity(cell) -> dict:
 
 def code_identity(nb) -> dict:
     return {"cells": [cell_identity(c) for c in code_cells(nb)],
-            "timeout": nb.metadata.get("jaxdeck", {}).get("timeout")}
+            "timeout": DeckOptions.of(nb).timeout}
 
 
 def cache_key(nb, env: dict, demos: str | None = None) -> str:
@@ -76,7 +77,7 @@ def _plain(value):
 
 def cell_record(cell) -> dict:
     """The part of an executed code cell that the cache stores."""
-    info = cell.metadata.get("jaxdeck", {})
+    info = cell_info(cell)
     record = {"outputs": _plain(cell.get("outputs", [])), "execution_count": cell.get("execution_count"),
               "execution": _plain(cell.metadata.get("execution", {}))}
     if "duration_s" in info:
@@ -91,7 +92,7 @@ def entry_of(executed, key: str, deck: str | None = None) -> dict:
         "deck": deck,
         "cells": [cell_record(c) for c in code_cells(executed)],
         "notebook": {k: _plain(executed.metadata[k]) for k in NOTEBOOK_KEYS if k in executed.metadata},
-        "build": {k: _plain(v) for k, v in executed.metadata.get("jaxdeck_build", {}).items() if k in EXECUTION_KEYS},
+        "build": _plain(BuildRecord.of(executed).execution()),
     }
 
 
@@ -107,13 +108,11 @@ def graft(nb, entry: dict, status: str) -> nbformat.NotebookNode:
         if record.get("execution"):
             cell.metadata["execution"] = nbformat.from_dict(record["execution"])
         if "duration_s" in record:
-            cell.metadata.setdefault("jaxdeck", {})["duration_s"] = record["duration_s"]
+            update_cell_info(cell, duration_s=record["duration_s"])
     for k, v in entry.get("notebook", {}).items():
         nb.metadata[k] = nbformat.from_dict(v)
-    build = dict(nb.metadata.get("jaxdeck_build", {}))
-    build.update({k: v for k, v in entry.get("build", {}).items() if k in EXECUTION_KEYS})
-    build.update({"cells_executed": 0, "cells_reused": len(cells), "cache": status})
-    nb.metadata["jaxdeck_build"] = nbformat.from_dict(build)
+    stored = {k: v for k, v in entry.get("build", {}).items() if k in EXECUTION_KEYS}
+    update_build(nb, **dict(stored, cells_executed=0, cells_reused=len(cells), cache=status))
     return nb
 
 
@@ -156,7 +155,7 @@ class ExecutionCache:
             hit = graft(nb, entry, "hit")
         except (ValueError, KeyError, TypeError):
             return key, None
-        hit.metadata["jaxdeck_build"]["cache_key"] = key
+        update_build(hit, cache_key=key)
         return key, hit
 
 
@@ -176,7 +175,7 @@ def reuse_outputs(nb, frozen: str | Path, deck: str | Path) -> nbformat.Notebook
     ours, theirs = code_cells(nb), code_cells(source)
     for k, (mine, other) in enumerate(zip(ours, theirs), start=1):
         if cell_identity(mine) != cell_identity(other):
-            info = mine.metadata.get("jaxdeck", {})
+            info = cell_info(mine)
             raise DeckError(deck, info.get("line"),
                             f"code cell {k} differs from the frozen notebook {frozen}",
                             "rebuild the deck where it can execute, or drop --frozen", slide=info.get("slide"))
@@ -188,5 +187,5 @@ def reuse_outputs(nb, frozen: str | Path, deck: str | Path) -> nbformat.Notebook
                         "give build/notebooks/NAME.ipynb from a finished build")
     entry = entry_of(source, key="frozen", deck=str(deck))
     out = graft(nb, entry, "frozen")
-    out.metadata["jaxdeck_build"]["frozen_from"] = str(frozen)
+    update_build(out, frozen_from=str(frozen))
     return out

@@ -30,12 +30,15 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
 from jaxdeck import claims
 from jaxdeck.errors import DeckError
+from jaxdeck.execute.measure import kernel_peak_rss, record_run, recorded_duration
+from jaxdeck.options import DeckOptions
+from jaxdeck.stopping import end_tree
+from jaxdeck.records import cell_info, update_cell_info
 
 DEFAULT_TIMEOUT_S = 60
 KERNEL_NAME = "jaxdeck"
@@ -120,22 +123,11 @@ def cell_timeout(cell, default: float) -> float:
 
 def deck_timeout(nb, timeout: float | None = None) -> float:
     """The default per-cell timeout: the command line's, else the deck header's, else 60 s."""
-    return float(timeout or nb.metadata.get("jaxdeck", {}).get("timeout") or DEFAULT_TIMEOUT_S)
-
-
-def recorded_duration(cell) -> float | None:
-    """Seconds the kernel spent on a cell, from nbclient's recorded timestamps."""
-    timing = cell.metadata.get("execution", {})
-    start = timing.get("iopub.execute_input")
-    end = timing.get("shell.execute_reply")
-    if not start or not end:
-        return None
-    parse = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
-    return max(0.0, (parse(end) - parse(start)).total_seconds())
+    return float(timeout or DeckOptions.of(nb).timeout or DEFAULT_TIMEOUT_S)
 
 
 def _where(cell) -> tuple[int | None, int | None]:
-    info = cell.metadata.get("jaxdeck", {}) if cell is not None else {}
+    info = cell_info(cell) if cell is not None else {}
     return info.get("line"), info.get("slide")
 
 
@@ -308,7 +300,7 @@ class Kernel:
                             "make it faster, or allow longer with timeout=N on its code fence", slide=slide)
         duration = recorded_duration(cell)
         if duration is not None:
-            cell.metadata.setdefault("jaxdeck", {})["duration_s"] = round(duration, 4)
+            update_cell_info(cell, duration_s=round(duration, 4))
         self.peak_rss = max(self.peak_rss or 0, kernel_peak_rss(self.pid) or 0) or None
 
     async def _machine(self) -> str | None:
@@ -352,10 +344,7 @@ class Kernel:
             pass
         finally:
             if pid:
-                try:
-                    os.killpg(pid, signal.SIGKILL)  # the kernel leads its own session: this reaches its children
-                except OSError:
-                    pass
+                end_tree(pid, grace=None, wait=0)  # the kernel leads its own session: its group and all it started go
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=5)
             if not self._thread.is_alive():
@@ -390,68 +379,20 @@ def execute(nb, path: str | Path, *, timeout: float | None = None,
     name its lines. ``on_cell(k, n)`` is called before the k-th of n code cells; ``cpus``
     is the kernel's share of the machine (see :class:`Kernel`), recorded with the run.
     """
+    executed, kernel = run_fresh(nb, path, timeout=timeout, on_cell=on_cell, cpus=cpus)
+    kernel.close()
+    return executed
+
+
+def run_fresh(nb, path: str | Path, *, timeout: float | None = None,
+              on_cell: Callable[[int, int], None] | None = None, cpus: frozenset[int] | None = None):
+    """As :func:`execute`, and the kernel that ran it, left running for more cells (the preview's)."""
     nb = copy.deepcopy(nb)
     began = time.perf_counter()
-    with Kernel(path, deck_timeout(nb, timeout), cpus=cpus) as kernel:
+    kernel = Kernel(path, deck_timeout(nb, timeout), cpus=cpus)
+    try:
         kernel.run(nb, on_cell=on_cell)
-    return record_run(nb, kernel, began)
-
-
-def record_run(nb, kernel: Kernel, began: float):
-    """``nb`` with what a whole run in a fresh kernel records in ``metadata.jaxdeck_build``; ``began``: its perf_counter."""
-    info = nb.metadata.setdefault("jaxdeck_build", {})
-    info["executed_at"] = datetime.now().astimezone().isoformat(timespec="seconds")
-    info["cells_executed"] = len(runnable(nb))
-    info["kernel_start_s"] = round(kernel.start_s or 0.0, 4)
-    info["execute_s"] = round(time.perf_counter() - began, 4)
-    if kernel.peak_rss:
-        info["kernel_peak_rss_mb"] = round(kernel.peak_rss / 2**20, 1)
-    share = cpu_share(kernel.cpus)
-    if share is not None:
-        info["cpu_share"] = share
-    return nb
-
-
-def usable_cpus() -> list[int]:
-    """The CPUs this process may run on (its affinity where the OS has one, else every core)."""
-    try:
-        return sorted(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return list(range(os.cpu_count() or 1))
-
-
-def cpu_share(cpus) -> list[int] | None:
-    """``[used, all]`` CPUs when a kernel ran on part of the machine; None when it had all of them."""
-    every = len(usable_cpus())
-    return [len(cpus), every] if cpus and len(cpus) < every else None
-
-
-def kernel_peak_rss(pid: int | None) -> int | None:
-    """The kernel process's peak resident memory in bytes (Linux VmHWM; psutil's RSS elsewhere)."""
-    if not pid:
-        return None
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        import psutil
-
-        return psutil.Process(pid).memory_info().rss
-    except Exception:
-        return None
-
-
-def cell_durations(nb) -> list[tuple[int, int, float, list[str]]]:
-    """(line, slide, seconds, tags) of each executed code cell, as recorded in the notebook."""
-    rows = []
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        info = cell.metadata.get("jaxdeck", {})
-        if "duration_s" in info:
-            rows.append((info.get("line"), info.get("slide"), info["duration_s"], cell.metadata.get("tags", [])))
-    return rows
+    except BaseException:
+        kernel.close()
+        raise
+    return record_run(nb, kernel, began), kernel

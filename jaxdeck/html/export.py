@@ -4,14 +4,16 @@ nbconvert renders the cells with our template (themes/jaxdeck), after the prepro
 :mod:`jaxdeck.html.layout` have worked out the slide structure; reveal.js, KaTeX
 and the theme load from ./assets beside the HTML. Text that came from cell
 outputs is escaped by nbconvert; only markup the deck or a rich repr produced is HTML.
-Markdown cells with MyST syntax are rendered by :mod:`jaxdeck.html.myst` (the ``myst_html``
-filter), remote images point at their cached copies under ./images/remote, and a deck without
-slide markers is fitted first (:mod:`jaxdeck.html.fit`) when a Chromium is there to measure it.
+Markdown cells and speaker notes, MyST or not, are rendered by :mod:`jaxdeck.html.markdown` (it
+replaces nbconvert's ``markdown2html`` filter, so the handout's notes render as the slides' do),
+remote images point at their cached copies under ./images/remote, and a deck without slide
+markers is fitted first (:mod:`jaxdeck.html.fit`) when a Chromium is there to measure it.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import html as html_
 import shutil
 import sys
@@ -20,17 +22,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
-from markdown_it import MarkdownIt
 from nbconvert import HTMLExporter
 
-from jaxdeck.html import myst
+from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES, install_assets, theme_sheets
 from jaxdeck.atomic import write_text
 from jaxdeck.errors import DeckError
 from jaxdeck.html.layout import PREPROCESSORS, REMOTE_IMAGES
 from jaxdeck.options import DeckOptions
-
-_markdown = MarkdownIt("commonmark")
+from jaxdeck.records import BuildRecord, cell_info
 
 
 def reveal_config(options: dict) -> dict:
@@ -53,8 +53,7 @@ def remote_images(rendered: str, images: dict | None) -> str:
 def exporter() -> HTMLExporter:
     """One nbconvert exporter per process: its templates are compiled once."""
     made = HTMLExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
-    made.exclude_anchor_links = True
-    made.register_filter("myst_html", myst.render)
+    made.register_filter("markdown2html", markdown.render)
     made.register_filter("remote_images", remote_images)
     for preprocessor in PREPROCESSORS:
         made.register_preprocessor(preprocessor, enabled=True)
@@ -82,7 +81,7 @@ def warm_up_exporter() -> threading.Thread:
 def to_html(nb: nbformat.NotebookNode, title: str | None = None) -> str:
     """The deck as one HTML page that expects ./assets beside it (titled ``title``, else the header's, else "Slides")."""
     options = DeckOptions.of(nb)
-    provenance = (nb.metadata.get("jaxdeck_build") or {}).get("provenance")
+    provenance = BuildRecord.of(nb).provenance
     resources = deck_resources(options, title or options.title_for(None), provenance)
     with _exporter_lock:
         body, _ = exporter().from_notebook_node(nb, resources=resources)
@@ -95,7 +94,7 @@ def local_images(nb: nbformat.NotebookNode) -> list[str]:
     for cell in nb.cells:
         if cell.cell_type != "markdown":
             continue
-        for token in _markdown.parse(cell.source):
+        for token in markdown.PARSER.parse(cell.source):
             for child in token.children or []:
                 src = str(child.attrs.get("src", "")) if child.type == "image" else ""
                 if src and "://" not in src and not src.startswith(("data:", "/")):
@@ -107,9 +106,28 @@ def remote_copies(nb: nbformat.NotebookNode) -> dict[str, Path]:
     """The cached copies of the deck's remote images: relative path beside the HTML -> cached file."""
     found = {}
     for cell in nb.cells:
-        for local in ((cell.metadata.get("jaxdeck") or {}).get("images") or {}).values():
+        for local in (cell_info(cell).get("images") or {}).values():
             found[f"{REMOTE_IMAGES}/{Path(local).name}"] = Path(local)
     return found
+
+
+def fit_record(nb: nbformat.NotebookNode, out: str | Path) -> dict | None:
+    """What the HTML's record keeps of the fit of a deck without markers (None for a deck with them):
+    the Chromium that measured it (None: none was found, the deck is unfitted) and its cuts' digest,
+    so that a Chromium installed later refits the deck."""
+    from jaxdeck.browser import find_chromium
+    from jaxdeck.html.fit import marker_less
+    from jaxdeck.html.fit_record import cuts_path
+
+    if not marker_less(nb):
+        return None
+    try:
+        found = find_chromium()
+    except DeckError:
+        found = None
+    cuts = cuts_path(out)
+    return {"chromium": found,
+            "cuts": hashlib.sha256(cuts.read_bytes()).hexdigest() if cuts.is_file() else None}
 
 
 def fitted(nb: nbformat.NotebookNode, out: Path, title: str, browser=None) -> nbformat.NotebookNode:

@@ -11,8 +11,8 @@ They run on nbconvert's own copy of the notebook, in this order:
   has no widget JavaScript) and drops the notebook's widget state;
 - :class:`BookTags` applies Jupyter Book tags (:func:`jaxdeck.html.myst.cell_view`): a removed
   cell is hidden, an input or output part is ``"shown"``, ``"collapsed"`` or ``"removed"``
-  (only shown parts are drawn on slides); it marks markdown cells that need MyST rendering
-  (``myst``) and their remote images' copies beside the page (``images``: url -> relative path);
+  (only shown parts are drawn on slides); it records markdown cells' remote images' copies
+  beside the page (``images``: url -> relative path);
 - :class:`GatherNotes` puts all the notes of a slide into its first notes cell (reveal.js
   reads only the first ``<aside class="notes">`` of a slide);
 - :class:`SlideNesting` says, per cell, which structures open before it and which close after
@@ -20,7 +20,7 @@ They run on nbconvert's own copy of the notebook, in this order:
 
 Each writes plain data into ``cell.metadata.jd`` (never markup): ``role`` (``"cell"``, ``"notes"``
 or ``"hidden"``), ``slide`` (its slide number), ``opens`` and ``closes`` (lists of kinds), and
-``title`` on the cell the title slide's byline follows, ``cell``, ``input``, ``output``, ``myst`` and
+``title`` on the cell the title slide's byline follows, ``cell``, ``input``, ``output`` and
 ``images`` as above. ``themes/jaxdeck/markup.html.j2`` turns
 that data into reveal.js markup; ``index.html.j2`` calls its macros around each cell.
 """
@@ -36,9 +36,11 @@ import jinja2
 import nbformat
 from nbconvert.preprocessors import Preprocessor
 
-from jaxdeck.html.myst import cell_view, has_myst
+from jaxdeck.html.myst import cell_view
 from jaxdeck.options import DeckOptions
 from jaxdeck.read.structure import CONTINUE, FRAGMENT, NOTE_PREFIX, NOTES, SKIP, SLIDE, SUBSLIDE, slide_pieces
+from jaxdeck import markers
+from jaxdeck.records import cell_info, set_cell_info
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -60,11 +62,6 @@ REMOTE_IMAGES = "images/remote"
 MARKUP_TEMPLATE = "markup.html.j2"
 
 
-def cell_info(cell) -> dict:
-    """What the reader recorded about a cell (``metadata.jaxdeck``): line, slide, slide type, breaks."""
-    return cell.metadata.get("jaxdeck", {}) or {}
-
-
 def _jd(cell) -> dict:
     return cell.metadata.setdefault("jd", {"role": SHOWN, "slide": cell_info(cell).get("slide", 1),
                                            "opens": [], "closes": []})
@@ -82,7 +79,7 @@ def split_breaks(cell) -> list:
     for number, (piece_info, text) in enumerate(slide_pieces(cell)):
         piece = copy.deepcopy(cell)
         piece.source = text
-        piece.metadata["jaxdeck"] = {**{k: v for k, v in piece_info.items() if k not in ("breaks", "offset")}, **kept}
+        set_cell_info(piece, {**{k: v for k, v in piece_info.items() if k not in ("breaks", "offset")}, **kept})
         piece.metadata.pop("jd", None)
         if "slideshow" in piece.metadata:
             piece.metadata["slideshow"] = dict(piece.metadata["slideshow"] or {},
@@ -98,7 +95,7 @@ def _part(shown: bool, collapsed: bool) -> str:
 
 
 def book_tags(cell) -> None:
-    """Jupyter Book tags into ``jd``: role, input and output parts; MyST and remote images of markdown."""
+    """Jupyter Book tags into ``jd``: role, input and output parts; remote images of markdown."""
     view, jd = cell_view(cell), _jd(cell)
     if view.removed:
         jd["role"] = HIDDEN
@@ -107,7 +104,6 @@ def book_tags(cell) -> None:
     if cell.cell_type == "code" and not view.input_on_slide and not (view.output_on_slide and cell.get("outputs")):
         jd["role"] = HIDDEN  # nothing of it is drawn on a slide
     if cell.cell_type == "markdown":
-        jd["myst"] = has_myst(cell.source)
         images = cell_info(cell).get("images") or {}
         jd["images"] = {url: f"{REMOTE_IMAGES}/{Path(local).name}" for url, local in images.items()}
 
@@ -116,12 +112,7 @@ def strip_marker(cell) -> None:
     """Remove the marker line or ``Note:`` prefix a markdown cell starts with; hide it when nothing is left."""
     if cell.cell_type != "markdown":
         return
-    info = cell_info(cell)
-    marker = info.get("marker")
-    if marker and cell.source.startswith(marker):
-        cell.source = cell.source[len(marker):].lstrip("\n")
-    if info.get("slide_type") == NOTES and cell.source.startswith(NOTE_PREFIX):
-        cell.source = cell.source[len(NOTE_PREFIX):].lstrip()
+    cell.source = markers.strip(cell, notes=cell_info(cell).get("slide_type") == NOTES)
     if not cell.source.strip():
         _jd(cell)["role"] = HIDDEN
 
@@ -185,7 +176,7 @@ class GatherNotes(Preprocessor):
             slide = info.get("slide")
             if slide in first:
                 first[slide].source += "\n\n" + cell.source
-                cell.metadata["jaxdeck"] = dict(info, slide_type=SKIP)
+                set_cell_info(cell, dict(info, slide_type=SKIP))
             else:
                 first[slide] = cell
         return nb, resources

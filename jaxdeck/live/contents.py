@@ -45,14 +45,16 @@ from jaxdeck.html.assets import DEFAULT_THEME, OWN_THEMES, THEMES
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.decks import NOT_DECKS, Outputs
 from jaxdeck.errors import DeckError
-from jaxdeck.html.export import reveal_config
 from jaxdeck.html.layout import byline, provenance_line, static_outputs
-from jaxdeck.html.fit import read_cuts
+from jaxdeck.html.fit_record import read_cuts
 from jaxdeck.live import stash
 from jaxdeck.live.pieces import cut_view, join_view
 from jaxdeck.live.myst_view import restore_myst, restore_tags, show_myst, show_tags
 from jaxdeck.read.source import write_back
-from jaxdeck.read.structure import NOTE_PREFIX, NOTES
+from jaxdeck import markers
+from jaxdeck.read.structure import NOTES
+from jaxdeck.options import DeckOptions
+from jaxdeck.records import BuildRecord, cell_info
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
@@ -79,30 +81,12 @@ def merge_outputs(nb: nbformat.NotebookNode, built: nbformat.NotebookNode) -> in
     return done
 
 
-MARKER_KEY = "marker_prefix"
-
-
 def hide_markers(nb: nbformat.NotebookNode) -> None:
-    """Take the marker lines (``---``, ``--``, ``. . .``, ``|||``) and ``Note:`` out of the cells RISE shows.
-
-    The exact text removed (marker and the blank lines or spaces after it) is kept in
-    the cell's ``metadata.jaxdeck`` so that :func:`restore_markers` puts it back before saving.
-    """
+    """Take the marker lines (``---``, ``--``, ``. . .``, ``|||``) and ``Note:`` out of the cells RISE shows;
+    :func:`restore_markers` puts the exact text back before saving."""
     for cell in nb.cells:
-        info = cell.metadata.get("jaxdeck", {})
-        marker = info.get("marker")
-        if cell.cell_type != "markdown":
-            continue
-        if info.get("slide_type") == NOTES and cell.source.startswith(NOTE_PREFIX):
-            marker, strip = NOTE_PREFIX, " \t\n"
-        elif marker and cell.source.startswith(marker):
-            strip = "\n"
-        else:
-            continue
-        rest = cell.source[len(marker):]
-        body = rest.lstrip(strip)
-        info[MARKER_KEY] = marker + rest[: len(rest) - len(body)]
-        cell.source = body
+        if cell.cell_type == "markdown":
+            markers.hide(cell, notes=cell_info(cell).get("slide_type") == NOTES)
 
 
 #: where :func:`show_myst` keeps a MyST cell's own source (in ``metadata.jaxdeck``)
@@ -116,21 +100,21 @@ def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None) ->
     set itself (recorded, so that :func:`drop_live_view` takes exactly them out on save); the
     title slide's byline and provenance markup go into ``metadata.jaxdeck_live``.
     """
-    options = nb.metadata.get("jaxdeck") or {}
-    config = reveal_config(options)
+    options = DeckOptions.of(nb)
+    config = options.reveal_config()
     defaults = {"width": str(config["width"]), "height": str(config["height"]), "margin": config["margin"],
                 "minScale": 0.2, "maxScale": 2.0,  # reveal.js's own; RISE never shrinks a slide otherwise
                 "center": config["center"], "transition": config["transition"],
                 "slideNumber": config["slideNumber"], "controls": True, "progress": True,
                 "scroll": True, "help": True, "auto_select": "code", "start_slideshow_at": "beginning"}
-    theme = options.get("theme") or DEFAULT_THEME
+    theme = options.theme or DEFAULT_THEME
     if theme not in OWN_THEMES:
         defaults["theme"] = theme
     rise = nb.metadata.setdefault("rise", {})
     added = [key for key in defaults if key not in rise]
     for key in added:
         rise[key] = defaults[key]
-    provenance = ((built.metadata.get("jaxdeck_build") or {}).get("provenance") or {}) if built else {}
+    provenance = (BuildRecord.of(built).provenance or {}) if built else {}
     nb.metadata[LIVE_KEY] = {"rise_added": added, "theme": theme,
                              "title_html": byline(options) + provenance_line(provenance)}
 
@@ -185,9 +169,7 @@ def live_css(theme: str) -> str:
 def restore_markers(nb: dict) -> None:
     """Put back what :func:`hide_markers` took out (on the JSON model a save receives)."""
     for cell in nb.get("cells", []):
-        prefix = stash.take(cell, MARKER_KEY)
-        if prefix is not None:
-            cell["source"] = prefix + stash.text(cell)
+        markers.restore(cell)
 
 
 class DeckContentsManager(TextFileContentsManager):
@@ -223,8 +205,8 @@ class DeckContentsManager(TextFileContentsManager):
             return None
         else:
             try:
-                theme = (deck_to_notebook(Path(self._get_os_path(str(deck))), build=Path(self.root_dir) / self.build_dir)
-                         .metadata.get("jaxdeck") or {}).get("theme")
+                theme = DeckOptions.of(deck_to_notebook(Path(self._get_os_path(str(deck))),
+                                                        build=Path(self.root_dir) / self.build_dir)).theme
             except DeckError:
                 theme = None
             own = live_css(theme or DEFAULT_THEME)

@@ -14,6 +14,7 @@ import nbformat
 
 from jaxdeck.html.myst import cell_view, has_myst, live_markdown
 from jaxdeck.live import stash
+from jaxdeck.records import update_cell_info
 
 
 MYST_KEY = "myst_source"
@@ -30,7 +31,7 @@ def show_myst(nb: nbformat.NotebookNode) -> None:
             continue
         shown = live_markdown(cell.source)
         if shown != cell.source:
-            cell.metadata.setdefault("jaxdeck", {})[MYST_KEY] = cell.source
+            update_cell_info(cell, **{MYST_KEY: cell.source})
             cell.source = shown
 
 
@@ -113,7 +114,7 @@ _SHOWN_SLIDE_TYPES = ("slide", "subslide")
 
 def _set(cell, key: str, path: tuple[str, ...], value) -> None:
     """Set ``metadata[path...] = value``, recording the value before under ``key``."""
-    saved = cell.metadata.setdefault("jaxdeck", {}).setdefault(TAGS_KEY, {})
+    saved = update_cell_info(cell).setdefault(TAGS_KEY, {})
     holder = cell.metadata
     for name in path[:-1]:
         holder = holder.setdefault(name, {})

@@ -23,9 +23,10 @@ from collections.abc import Sequence
 
 import nbformat
 
-from jaxdeck.html.fit import Cut
+from jaxdeck.html.fit_record import Cut
 from jaxdeck.live import stash
 from jaxdeck.read.structure import CONTINUE, SUBSLIDE
+from jaxdeck.records import cell_info, set_cell_info, update_cell_info
 
 #: what a piece remembers, in ``metadata.jaxdeck``: {"of", "n", "tail", "prefix", "slideshow"} or {"inserted": True}
 PIECE_KEY = "live_piece"
@@ -43,7 +44,7 @@ def _trailing_blank(text: str) -> tuple[str, str]:
 
 def _starts(cell, cuts: dict[int, Cut]) -> dict[int, tuple[dict, str | None]]:
     """Where a cell is cut: line offset -> (the piece's ``jaxdeck`` info, continued heading or None)."""
-    info = cell.metadata.get("jaxdeck") or {}
+    info = cell_info(cell)
     line = info.get("line")
     found: dict[int, tuple[dict, str | None]] = {}
     slide = info.get("slide", 1)
@@ -72,7 +73,7 @@ def _slideshow(cell, kind: str) -> None:
 def _heading_cell(heading: str, info: dict) -> nbformat.NotebookNode:
     """A continued heading above a code cell a cut falls before (dropped on save)."""
     cell = nbformat.v4.new_markdown_cell(heading)
-    cell.metadata["jaxdeck"] = {**info, PIECE_KEY: {"inserted": True}}
+    set_cell_info(cell, {**info, PIECE_KEY: {"inserted": True}})
     cell.metadata["slideshow"] = {"slide_type": SUBSLIDE}
     return cell
 
@@ -81,16 +82,16 @@ def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
     """One cell as the cells RISE shows, each with its effective slide type in ``slideshow`` and
     remembering what :func:`join_view` needs."""
     own = copy.deepcopy(cell.metadata.get("slideshow"))
-    info = {k: v for k, v in (cell.metadata.get("jaxdeck") or {}).items() if k != "breaks"}
+    info = {k: v for k, v in cell_info(cell).items() if k != "breaks"}
     kept = {k: info[k] for k in ("images",) if k in info}
     head = starts.pop(0, None)
     if head is not None:
         info = {**info, "slide_type": head[0]["slide_type"]}
 
     def remember(piece, number: int, tail: str = "", prefix: str = "") -> None:
-        piece.metadata.setdefault("jaxdeck", {})[PIECE_KEY] = {
-            "of": cell.get("id"), "n": number, "tail": tail, "prefix": prefix, "slideshow": own}
-        kind = piece.metadata["jaxdeck"].get("slide_type")
+        update_cell_info(piece, **{PIECE_KEY: {
+            "of": cell.get("id"), "n": number, "tail": tail, "prefix": prefix, "slideshow": own}})
+        kind = cell_info(piece).get("slide_type")
         if kind is not None:  # RISE reads ``slideshow``, which a deck may set on some cells only
             _slideshow(piece, kind)
 
@@ -100,7 +101,7 @@ def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
         if heading:
             out.append(_heading_cell(heading, head[0]))
             info["slide_type"] = CONTINUE
-        cell.metadata["jaxdeck"] = info
+        set_cell_info(cell, info)
         remember(cell, 0)
         return out + [cell]
     lines = cell.source.split("\n")
@@ -113,7 +114,7 @@ def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
         piece_info, heading = (info, head[1] if head else None) if number == 0 else starts[start]
         prefix = f"{heading}\n\n" if heading else ""
         piece.source = prefix + shown
-        piece.metadata["jaxdeck"] = {**piece_info, **kept}
+        set_cell_info(piece, {**piece_info, **kept})
         remember(piece, number, tail, prefix)
         if number:
             piece["id"] = f"{str(cell.get('id') or 'cell')[:50]}-live{number}"

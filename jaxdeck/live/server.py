@@ -47,8 +47,8 @@ from urllib.parse import quote
 import psutil
 
 from jaxdeck.errors import DeckError
-from jaxdeck.stopping import STOP, Stopped
-from jaxdeck.execute.kernel import kernel_env
+from jaxdeck.stopping import STOP, Stopped, end_tree
+from jaxdeck.execute import kernel_env
 
 LOOPBACK = "127.0.0.1"
 #: our front-end extension for RISE's page (see labextensions/jaxdeck-live/)
@@ -150,21 +150,19 @@ class Server:
         SIGTERM to the server (Jupyter shuts its kernels down) and up to ``timeout`` seconds
         for it to exit. If it has not: SIGKILL to its recorded descendants (a kernel that does
         not go is what a shutdown waits on; the server, still alive, reaps them), a second for
-        it to finish, else SIGKILL to its process group. Last, SIGKILL to every recorded
-        descendant still alive (kernels have sessions of their own) and a wait for them.
+        it to finish, else SIGKILL to it, its process group and what it started. Last, SIGKILL to
+        every recorded descendant still alive (kernels have sessions of their own) and a wait for
+        them. All three go through :func:`jaxdeck.stopping.end_tree`.
         """
         self.track()
         if self.alive():
             self.process.send_signal(signal.SIGTERM)
             if not self._exited(timeout):
-                self._kill_descendants()
+                end_tree(known=self.descendants, grace=None, wait=0)
                 if not self._exited(1):
-                    try:
-                        os.killpg(self.process.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
+                    end_tree(self.process.pid, grace=None, wait=0)
                     self.process.wait(5)
-        psutil.wait_procs(self._kill_descendants(), timeout=5)
+        end_tree(known=self.descendants, grace=None, wait=5)
         self.descendants = set()
         if self.log_file is not None:
             self.log_file.close()
@@ -177,16 +175,6 @@ class Server:
             return True
         except subprocess.TimeoutExpired:
             return False
-
-    def _kill_descendants(self) -> list:
-        """SIGKILL to the recorded descendants still there; returns them."""
-        left = [p for p in self.descendants if p.is_running()]
-        for process in left:
-            try:
-                process.kill()
-            except psutil.Error:  # gone meanwhile
-                pass
-        return left
 
     def __enter__(self) -> "Server":
         return self

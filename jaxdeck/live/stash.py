@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from jaxdeck.records import take_cell_info
+
 
 def take(cell: dict, key: str) -> Any:
     """Remove and return what a rewrite kept in ``cell`` under ``key``; None when it kept nothing."""
-    info = cell.get("metadata", {}).get("jaxdeck")
-    return info.pop(key, None) if isinstance(info, dict) else None
+    return take_cell_info(cell, key)
 
 
 def text(cell: dict) -> str:

@@ -30,23 +30,22 @@ from typing import Iterator
 
 import jinja2
 import nbformat
-from markdown_it import MarkdownIt
 
+from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES
 from jaxdeck.atomic import write_bytes
-from jaxdeck.browser import chromium
+from jaxdeck.browser import chromium, fonts_ready, script
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
-from jaxdeck.html.fit import read_cuts
+from jaxdeck.records import BuildRecord
+from jaxdeck.html.fit_record import read_cuts
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 THEME = THEMES / "jaxdeck"
 PRINT_CSS = THEME / "static" / "print.css"
 HANDOUT_CSS = THEME / "static" / "handout.css"
 HANDOUT_TEMPLATE = THEME / "handout.html.j2"
-#: the scripts the print view runs (Playwright evaluates each file's one function)
-SCRIPTS = THEME / "scripts"
 
 #: reveal.js reads query parameters as configuration: one page per slide, no margin,
 #: all fragments on that one page, no notes on the slide pages
@@ -54,14 +53,6 @@ PRINT_QUERY = "?print-pdf&margin=0&pdfMaxPagesPerSlide=1&pdfSeparateFragments=fa
 
 #: the margin around the slide frame on screen (DeckOptions.reveal_config), kept on paper
 SCREEN_MARGIN = DeckOptions().reveal_config()["margin"]
-
-_notes_markdown = MarkdownIt("commonmark")
-
-
-def script(name: str) -> str:
-    """The source of one of the theme's browser scripts (``themes/jaxdeck/scripts/NAME``)."""
-    return (SCRIPTS / name).read_text(encoding="utf-8")
-
 
 @dataclass(frozen=True)
 class Printed:
@@ -96,7 +87,7 @@ def print_view(browser, html: str | Path, width: int = DeckOptions.width, height
         page.goto(html.resolve().as_uri() + PRINT_QUERY, wait_until="load")
         page.wait_for_function(script("print-ready.js"), timeout=20000)
         page.add_style_tag(content=PRINT_CSS.read_text(encoding="utf-8"))
-        page.evaluate("document.fonts.ready.then(() => true)")
+        fonts_ready(page)
         page.evaluate(script("fit-pages.js"), [width, height, SCREEN_MARGIN])
         yield page
     finally:
@@ -104,19 +95,20 @@ def print_view(browser, html: str | Path, width: int = DeckOptions.width, height
 
 
 def page_count(page) -> int:
-    return page.evaluate("document.querySelectorAll('.reveal .slides .pdf-page').length")
+    return len(page_slides(page))
 
 
 def page_slides(page) -> list[int]:
     """The deck's slide number on each printed page (``data-jd-slide``; an auto-fit's
     continuation pages repeat their section's), 0 where a page names none."""
-    return page.evaluate("[...document.querySelectorAll('.reveal .slides .pdf-page')].map(p => "
-                         "Number((p.querySelector('section[data-jd-slide]') || {dataset: {}}).dataset.jdSlide || 0))")
+    return page.evaluate(script("page-slides.js"))
 
 
 def render_notes(texts: list[str]) -> str:
-    """Speaker notes (Markdown, written by the deck's author) as HTML."""
-    return "\n".join(_notes_markdown.render(text) for text in texts if text.strip())
+    """Speaker notes (Markdown, written by the deck's author) as HTML, rendered as the slides
+    render them (:func:`jaxdeck.html.markdown.render`): a table, code or a MyST role in a note
+    looks the same in the speaker view and on paper."""
+    return "\n".join(markdown.render(text) for text in texts if text.strip())
 
 
 def title_metadata(nb: nbformat.NotebookNode, source: str, pages: int) -> list[tuple[str, str]]:
@@ -130,8 +122,8 @@ def title_metadata(nb: nbformat.NotebookNode, source: str, pages: int) -> list[t
 
 def provenance_rows(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
     """Where the outputs were produced: device, backend and versions, as far as recorded."""
-    build = nb.metadata.get("jaxdeck_build", {}) or {}
-    found = build.get("provenance", {}) or {}
+    build = BuildRecord.of(nb)
+    found = build.provenance or {}
     labels = {"device_kind": "Device", "backend": "Backend", "device_count": "Devices", "jax": "jax",
               "jaxlib": "jaxlib", "numpy": "numpy", "python": "Python", "demos": "demos",
               "hostname": "Host", "executed_at": "Executed at"}
@@ -144,8 +136,8 @@ def provenance_rows(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
         version = (nb.metadata.get("language_info", {}) or {}).get("version")
         if version:
             rows.append(("Python (kernel)", str(version)))
-    if "executed_at" not in found and build.get("executed_at"):
-        rows.append(("Executed at", str(build["executed_at"])))
+    if "executed_at" not in found and build.executed_at:
+        rows.append(("Executed at", str(build.executed_at)))
     if not rows:
         rows.append(("Outputs", "not recorded"))
     return rows

@@ -25,9 +25,11 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Callable
 
+from jaxdeck import execute
 from jaxdeck.execute import fingerprint
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
+from jaxdeck.records import cell_info, update_build
 
 
 @dataclass
@@ -65,13 +67,11 @@ def plan(old: list[str | None], new: list[str]) -> list[int] | None:
 
 
 def cell_key(cell) -> str:
-    from jaxdeck.execute.cache import cell_identity
-
-    return fingerprint.digest(cell_identity(cell))
+    return fingerprint.digest(execute.cell_identity(cell))
 
 
 def code_cells(nb) -> list:
-    return [c for c in nb.cells if c.cell_type == "code"]
+    return execute.code_cells(nb)
 
 
 @dataclass
@@ -100,17 +100,16 @@ class Session:
 
     def publish(self, executed, did: str, warm: bool, ran: list | None = None) -> None:
         """Write the HTML of ``executed``; ``ran``: the cells this rebuild ran (their times are reported)."""
-        from jaxdeck.execute.cache import entry_of
         from jaxdeck.html.export import export_html
 
         export_html(executed, self.deck, self.html)
-        self.shown = entry_of(executed, key="preview")
+        self.shown = execute.entry_of(executed, key="preview")
         self.shown_keys = [cell_key(c) for c in code_cells(executed)]
         with self.changed:
             self.state.version += 1
             self.state.error = None
             self.state.warm = warm
-            self.state.ran_s = round(sum(c.metadata.get("jaxdeck", {}).get("duration_s", 0.0) for c in ran or []), 4)
+            self.state.ran_s = round(sum(cell_info(c).get("duration_s", 0.0) for c in ran or []), 4)
             self._bump(did)
 
     def _kernel_is(self, word: str) -> None:
@@ -157,9 +156,7 @@ class Session:
         return did
 
     def _prose(self, nb) -> str:
-        from jaxdeck.execute.cache import graft
-
-        self.publish(graft(nb, self.shown, "preview"), "prose edit, no cell run", warm=self.state.warm)
+        self.publish(execute.graft(nb, self.shown, "preview"), "prose edit, no cell run", warm=self.state.warm)
         return "prose edit, no cell run"
 
     def _code(self, nb, keys: list[str]) -> str:
@@ -170,9 +167,7 @@ class Session:
         return self._warm(nb, keys, todo)
 
     def _warm(self, nb, keys: list[str], todo: list[int]) -> str:
-        from jaxdeck.execute.cache import cell_record, graft
-        from jaxdeck.execute.kernel import is_listing
-
+        graft, cell_record, is_listing = execute.graft, execute.cell_record, execute.is_listing
         old = {}
         matcher = SequenceMatcher(None, [k if r is not None else None for k, r in self.ran], keys, autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -199,64 +194,40 @@ class Session:
                     for j, key in enumerate(keys)] if self.kernel is not None else []
         if error is not None:
             raise error
-        info = executed.metadata.setdefault("jaxdeck_build", {})
-        info.update({"cells_executed": len(runs), "cache": "warm"})
+        update_build(executed, cells_executed=len(runs), cache="warm")
         did = f"{len(runs)} cell{'' if len(runs) == 1 else 's'} run in the warm kernel"
         self.publish(executed, did, warm=True, ran=[cells[j] for j in runs])
         return did
 
     def _fresh(self, nb, use_cache: bool) -> str:
-        """The deck from the cache (then a warm kernel primed behind it), or run in a fresh kernel."""
-        from jaxdeck.execute.cache import ExecutionCache, cache_key, cell_record
-        from jaxdeck.execute.kernel import Kernel, deck_timeout, record_run, runnable
-
+        """The deck from the cache (then a warm kernel primed behind it), or run in a fresh kernel
+        that stays warm; either way through the execute stage, as a build runs it."""
         self._wait_for_priming()
         self._discard_kernel()
-        if not runnable(nb):
+        if not execute.runnable(nb):
             self.publish(nb, "no code to run", warm=False)
             return "no code to run"
-        env = fingerprint.environment(self.root)
-        store = ExecutionCache(self.root) if "error" not in env else None
-        if use_cache and store is not None:
-            _, hit = store.lookup(nb, env)
-            if hit is not None:
-                self.publish(hit, "outputs from the execution cache", warm=False)
-                self._prime(nb)
-                return "outputs from the execution cache; a kernel warms up behind them"
         if self.stopping:
             raise DeckError(self.deck, None, "stopping")
-        began = time.perf_counter()
-        executed = copy.deepcopy(nb)
-        kernel = Kernel(self.deck, deck_timeout(nb, self.timeout))
-        try:
-            kernel.run(executed)
-        except DeckError:
-            kernel.close()
-            raise
-        self.kernel = kernel
-        executed = record_run(executed, kernel, began)
-        info = executed.metadata["jaxdeck_build"]
-        info["provenance"] = fingerprint.provenance(env, info.get("executed_at"))
-        info["cache"] = "miss"
-        if store is not None:
-            store.put(cache_key(nb, env), executed, deck=str(self.deck))
-        self.ran = [(cell_key(c), cell_record(c)) for c in code_cells(executed)]
-        self.publish(executed, "fresh kernel", warm=False, ran=code_cells(executed))
+        run = execute.run_deck(nb, self.deck, self.root, timeout=self.timeout, lookup=use_cache, keep_kernel=True)
+        if run.kernel is None:
+            self.publish(run.notebook, "outputs from the execution cache", warm=False)
+            self._prime(nb)
+            return "outputs from the execution cache; a kernel warms up behind them"
+        self.kernel = run.kernel
+        self.ran = [(cell_key(c), execute.cell_record(c)) for c in code_cells(run.notebook)]
+        self.publish(run.notebook, "fresh kernel", warm=False, ran=code_cells(run.notebook))
         self._kernel_is("ready")
         return f"ran {len(self.ran)} cells in a fresh kernel"
 
     def _timeout(self, nb) -> float:
-        from jaxdeck.execute.kernel import deck_timeout
-
-        return deck_timeout(nb, self.timeout)
+        return execute.deck_timeout(nb, self.timeout)
 
     # -- the warm kernel
 
     def _prime(self, nb) -> None:
         """Start a kernel and run the deck in it, behind outputs already on show (from the cache)."""
-        from jaxdeck.execute.kernel import import_kernel_libraries
-
-        import_kernel_libraries()  # in this thread, before the other one starts
+        execute.import_kernel_libraries()  # in this thread, before the other one starts
         self._priming = threading.Thread(target=self._prime_run, args=(copy.deepcopy(nb),), name="jaxdeck-warm-up",
                                          daemon=True)
         self._kernel_is("warming up")
@@ -277,9 +248,8 @@ class Session:
 
     def _warm_up(self, nb):
         """A kernel that has run ``nb`` (as far as it could), and what it ran; (None, []) when it could not."""
-        from jaxdeck.execute.cache import cell_record
-        from jaxdeck.execute.kernel import Kernel, deck_timeout, runnable
-
+        Kernel, deck_timeout, runnable, cell_record = (execute.Kernel, execute.deck_timeout, execute.runnable,
+                                                        execute.cell_record)
         if self.stopping:
             return None, []
         try:

@@ -20,6 +20,8 @@ from jupytext.config import JupytextConfiguration, find_jupytext_configuration_f
 from jupytext.formats import guess_format, read_format_from_metadata
 from jupytext.metadata_filter import metadata_filter_as_dict
 
+from jaxdeck.records import BuildRecord, update_build
+
 #: The jupytext settings decks are written with; `jupytext.toml` at the
 #: repository root holds the same values (a test keeps them equal).
 DEFAULT_JUPYTEXT_CONFIG = {
@@ -151,7 +153,7 @@ def _format_and_filters(path: Path, text: str, nb: nbformat.NotebookNode,
 
 def write_format(nb: nbformat.NotebookNode) -> str | dict:
     """The jupytext format (with its write-back options) that gives the notebook's file back."""
-    return (nb.metadata.get("jaxdeck_build") or {}).get("format") or PLAIN
+    return BuildRecord.of(nb).format or PLAIN
 
 
 _VERSION_LINE = re.compile(r"^(\s*)jupytext_version:.*$")
@@ -186,5 +188,5 @@ def read_in_format(path: Path, text: str, config: JupytextConfiguration) -> nbfo
     nb = jupytext.reads(text, fmt=given, config=config)
     written = _format_and_filters(path, text, nb, config)
     if isinstance(written, dict):
-        nb.metadata.setdefault("jaxdeck_build", {})["format"] = written
+        update_build(nb, format=written)
     return nb

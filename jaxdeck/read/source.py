@@ -22,9 +22,7 @@ from jaxdeck.errors import DeckError
 from jaxdeck.html.assets import known_themes
 from jaxdeck.options import TYPES
 from jaxdeck.read.formats import header_line_count, jupytext_config, read_in_format, write_back
-
-#: Deck options allowed under `jupyter: jaxdeck:` in the YAML header.
-DECK_OPTIONS = TYPES
+from jaxdeck.records import OPTIONS_KEY, update_build
 
 _markdown = MarkdownIt("commonmark")
 
@@ -67,18 +65,18 @@ def check_header(path: Path, text: str) -> None:
                         "fix the header's YAML (indent with spaces, close brackets and quotes)") from None
     if not isinstance(header, dict):
         raise DeckError(path, 2, "the YAML header must be a mapping", "write 'jupyter:' then the deck options")
-    options = (header.get("jupyter") or {}).get("jaxdeck") if isinstance(header.get("jupyter"), dict) else None
+    options = (header.get("jupyter") or {}).get(OPTIONS_KEY) if isinstance(header.get("jupyter"), dict) else None
     if options is None:
         return
     if not isinstance(options, dict):
         raise DeckError(path, _line_of(text, "jaxdeck:", count), "'jaxdeck' must be a mapping of deck options",
-                        f"use keys among: {', '.join(sorted(DECK_OPTIONS))}")
+                        f"use keys among: {', '.join(sorted(TYPES))}")
     for key, value in options.items():
         line = _line_of(text, f"{key}:", count)
-        if key not in DECK_OPTIONS:
+        if key not in TYPES:
             raise DeckError(path, line, f"unknown deck option '{key}'",
-                            f"use one of: {', '.join(sorted(DECK_OPTIONS))}")
-        if not isinstance(value, DECK_OPTIONS[key]):
+                            f"use one of: {', '.join(sorted(TYPES))}")
+        if not isinstance(value, TYPES[key]):
             raise DeckError(path, line, f"deck option '{key}' has the wrong type ({type(value).__name__})",
                             "see slides/README.md for the deck options")
         if key == "theme" and value not in known_themes():
@@ -91,8 +89,6 @@ def _line_of(text: str, needle: str, limit: int) -> int:
             return number
     return 1
 
-
-_FENCE_INFO = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
 
 
 def check_fences(path: Path, text: str) -> None:
@@ -254,5 +250,5 @@ def read_notebook(path: str | Path, build: str | Path | None = None) -> tuple[nb
     lines = cell_lines(text, nb)
     images = check_images(path, nb, lines, Path(build) if build is not None else None)
     if images:
-        nb.metadata.setdefault("jaxdeck_build", {})["images"] = images
+        update_build(nb, images=images)
     return nb, lines

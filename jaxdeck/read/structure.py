@@ -33,13 +33,10 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from jaxdeck.errors import DeckError
+from jaxdeck.markers import (CONTINUE, FRAGMENT, MARKERS, NOTE_PREFIX, NOTES, SKIP, SLIDE,  # noqa: F401
+                             SUBSLIDE)
 from jaxdeck.read.formats import JUPYTEXT_CELL_KEYS
-
-SLIDE, SUBSLIDE, FRAGMENT, NOTES, CONTINUE, SKIP = "slide", "subslide", "fragment", "notes", "-", "skip"
-
-#: marker line -> slide type of the cell it starts
-MARKERS = {"---": SLIDE, "--": SUBSLIDE, ". . .": FRAGMENT, "|||": CONTINUE}
-NOTE_PREFIX = "Note:"
+from jaxdeck.records import BuildRecord, cell_info, set_cell_info, update_build, update_cell_info
 
 _markdown = MarkdownIt("commonmark")
 #: MyST's block syntax: colon fences, $$ math and +++ breaks are blocks of their own (never split inside)
@@ -222,20 +219,18 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbf
         info = info_of(piece, kind, line)
         if inner:
             info["breaks"] = [{"offset": p.start, **info_of(p, p.kind, line + p.start)} for p in inner]
-        cell.metadata["jaxdeck"] = info
+        set_cell_info(cell, info)
         cell["id"] = f"cell-{index:03d}"  # stable ids: the same deck gives the same notebook
         if not explicit_slideshow:
             cell.metadata["slideshow"] = {"slide_type": kind}
         result.append(cell)
     nb.cells = result
-    build = dict(nb.metadata.get("jaxdeck_build") or {})
-    images = build.get("images") or {}
+    images = BuildRecord.of(nb).images or {}
     for cell in result:
         shown = {url: local for url, local in images.items() if cell.cell_type == "markdown" and url in cell.source}
         if shown:
-            cell.metadata["jaxdeck"]["images"] = shown
-    build.update({"source": str(path), "slides": slide, "marker_mode": marker_mode})
-    nb.metadata["jaxdeck_build"] = build
+            update_cell_info(cell, images=shown)
+    update_build(nb, source=str(path), slides=slide, marker_mode=marker_mode)
     return nb
 
 
@@ -244,7 +239,7 @@ def slide_pieces(cell) -> list[tuple[dict, str]]:
 
     One piece for a cell jaxdeck split; for a cell kept whole (MyST) one more per recorded break.
     """
-    info = cell.metadata.get("jaxdeck", {})
+    info = cell_info(cell)
     breaks = info.get("breaks") or []
     if not breaks:
         return [(info, cell.source)]

@@ -98,3 +98,12 @@ def test_a_cell_over_budget_measured_on_a_cpu_share_says_how_to_measure_it_on_al
     del nb.metadata["jaxdeck_build"]["cpu_share"]
     budget, = [p for p in notebook_problems(deck, nb) if p.kind == "budget"]
     assert "CPU cores" not in budget.message
+
+
+def test_every_kind_of_problem_is_a_registered_check():
+    from jaxdeck.check.deck import CHECKS, KINDS, Problem
+
+    assert KINDS == tuple(CHECKS) and "round-trip" in KINDS
+    assert {c.where for c in CHECKS.values()} == {"browser", "notebook"}
+    with pytest.raises(ValueError, match="not a registered check"):
+        Problem(1, "spelling", "a kind nobody registered")

@@ -8,7 +8,8 @@ import pytest
 
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.errors import DeckError
-from jaxdeck.execute.kernel import cell_durations, execute
+from jaxdeck.execute import cell_durations
+from jaxdeck.execute.kernel import execute
 
 
 def run(deck, **kwargs):

@@ -10,8 +10,11 @@ import nbformat
 import pytest
 
 from jaxdeck.html import myst
-from jaxdeck.html.fit import (CONTINUED, CellBox, SlideFill, cell_ids, cuts_of, explode, fills_from_page, fit,
-                              fit_in_browser, is_piece, measure_page)
+from jaxdeck.html.fit import fit, fit_in_browser
+from jaxdeck.html.fit_blocks import explode, is_piece
+from jaxdeck.html.fit_cuts import cuts_of
+from jaxdeck.html.fit_measure import CellBox, SlideFill, cell_ids, fills_from_page, measure_page
+from jaxdeck.html.fit_record import CONTINUED
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.read.structure import NOTES, SLIDE, SUBSLIDE
 from support import DECKS, deck_id

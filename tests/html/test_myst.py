@@ -9,17 +9,13 @@ import nbformat
 import pytest
 from markdown_it import MarkdownIt
 
-from jaxdeck.html.myst import ADMONITIONS, CellView, cell_view, collapsed_html, has_myst, live_markdown, render
+from jaxdeck.html.myst import ADMONITIONS, CellView, cell_view, has_myst, live_markdown, render
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def commonmark(text: str) -> str:
     return MarkdownIt("commonmark").render(text)
-
-
-def commonmark_gfm(text: str) -> str:
-    return MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(text)
 
 
 def text_of(html: str) -> str:
@@ -119,16 +115,15 @@ def test_math_directive_is_display_math():
     assert html == '<div class="math block">\n\\[\\sum_i x_i &lt; 1\\]\n</div>\n'
 
 
-def test_dollar_math_inline_and_display():
+def test_dollar_math_stays_as_written_for_katex():
     html = render("Inline $a_1 * b_2$ here.\n\n$$\nx^2\n$$\n")
-    assert '<span class="math inline">\\(a_1 * b_2\\)</span>' in html
-    assert '<div class="math block">\n\\[x^2\\]\n</div>' in html
+    assert html == "<p>Inline $a_1 * b_2$ here.</p>\n<p>$$\nx^2\n$$</p>\n"
     assert "<em>" not in html  # underscores inside math are not emphasis
 
 
 def test_labelled_display_math_shows_no_label():
     html = render("$$\nx\n$$ (eq-x)\n")
-    assert "\\[x\\]" in html and "eq-x" not in text_of(html) and "¶" not in html
+    assert html == "<p>$$\nx\n$$</p>\n" and "¶" not in html
 
 
 def test_money_is_not_math():
@@ -140,7 +135,7 @@ def test_money_is_not_math():
 @pytest.mark.parametrize("name", ["code-block", "code"])
 def test_code_directive_is_a_fence(name):
     html = render(f"```{{{name}}} python\n:linenos:\n:emphasize-lines: 1\nprint('hi')\n```\n")
-    assert html == commonmark("```python\nprint('hi')\n```\n")
+    assert html == render("```python\nprint('hi')\n```\n") and html.startswith('<div class="highlight">')
 
 
 def test_unknown_directive_renders_its_body_in_a_div():
@@ -175,15 +170,8 @@ REAL_CELLS = [
 
 
 @pytest.mark.parametrize("cell", REAL_CELLS)
-def test_plain_commonmark_renders_as_markdown_it(cell):
-    assert render(cell) == commonmark(cell)
-    assert not has_myst(cell)
-
-
-def test_tables_and_strikethrough():
-    source = "| op | time |\n|---|---|\n| `jit` | ~~9~~ 1 ms |\n"
-    html = render(source)
-    assert "<table>" in html and "<s>9</s>" in html and html == commonmark_gfm(source)
+def test_plain_cells_use_no_myst(cell):
+    assert not has_myst(cell)  # how they render: tests/html/test_markdown.py
 
 
 def _deck_bodies():
@@ -192,12 +180,10 @@ def _deck_bodies():
 
 
 @pytest.mark.parametrize("path", _deck_bodies())
-def test_every_deck_in_slides_renders_as_before(path):
+def test_no_deck_in_slides_uses_myst(path):
     text = path.read_text(encoding="utf-8")
     body = text.split("\n---\n", 1)[1] if text.startswith("---\n") else text
     assert not has_myst(body)
-    if "$" not in body:  # dollar math is the one thing that renders differently (as KaTeX input)
-        assert render(body) == commonmark_gfm(body)
 
 
 def test_the_sample_decks_exist():
@@ -284,11 +270,6 @@ def test_cell_view_without_metadata_and_slide_visibility():
 def test_cell_view_is_frozen():
     with pytest.raises(AttributeError):
         CellView().removed = True  # type: ignore[misc]
-
-
-def test_collapsed_html_is_a_closed_details_with_escaped_summary():
-    html = collapsed_html("<pre>x</pre>", "Show <code>")
-    assert html == '<details class="jd-collapsed"><summary>Show &lt;code&gt;</summary><pre>x</pre></details>'
 
 
 # ---------------------------------------------------------------------- live Markdown

@@ -11,6 +11,7 @@ import shutil
 
 import pytest
 
+from jaxdeck.browser import fonts_ready
 from support import NOTEBOOKS, ROOT, presenting
 
 #: every slide of the live deck, laid out: its scroll height and visible Markdown text
@@ -58,7 +59,7 @@ def test_a_tutorial_notebook_presents_live_on_the_static_decks_slides_without_ov
     try:
         page.goto(f"{server['base']}/rise/slides/{deck.name}?token={server['token']}")
         page.wait_for_selector("body.jd-live-ready", timeout=90000)
-        page.evaluate("document.fonts.ready.then(() => true)")
+        fonts_ready(page)
         walked = page.evaluate(WALK)
     finally:
         page.close()
@@ -72,7 +73,7 @@ def test_a_tutorial_notebook_presents_live_on_the_static_decks_slides_without_ov
 
 def test_the_corpus_has_continued_slides_to_follow(repo):
     """The walk above follows the fit's cuts: some fall inside markdown cells, some before code."""
-    from jaxdeck.html.fit import read_cuts
+    from jaxdeck.html.fit_record import read_cuts
     from jaxdeck.read import deck_to_notebook
 
     inside = before_code = 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxdeck.html.fit import CONTINUED, Cut, read_cuts, write_cuts
+from jaxdeck.html.fit_record import CONTINUED, Cut, read_cuts, write_cuts
 from jaxdeck.live.pieces import PIECE_KEY
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.read.structure import slide_count

@@ -14,8 +14,8 @@ from support import DECKS, NOTEBOOKS, ROOT, deck_id
 from jaxdeck.build import build_deck
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
-from jaxdeck.html.fit import CONTINUED, read_cuts
-from jaxdeck.pdf.export import Printed, export_pdfs
+from jaxdeck.html.fit_record import CONTINUED, read_cuts
+from jaxdeck.pdf.export import Printed, export_pdfs, print_handout_from_view, print_view
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -176,3 +176,51 @@ def test_an_auto_fitted_tutorial_prints_a_page_per_fitted_slide(deck, built_note
     assert normal(pdf_text(outputs.pdf)).count(CONTINUED.strip()) == sum(1 for c in cuts if c.heading)
     handout = normal(pdf_text(outputs.handout))
     assert f"Slides {pages}" in normal(pdf_text(outputs.handout, 1, 1)) and f"Slide {pages} / {pages}" in handout
+
+
+MARKUP_NOTES = """---
+jupyter:
+  jaxdeck:
+    title: Notes with markup
+---
+
+# Notes with markup
+
+A slide whose notes hold a table and code.
+
+Note: Timings as measured, with {func}`jax.jit` doing the work (a shell fence stays Markdown, a python one is a cell):
+
+| step | time |
+| --- | --- |
+| trace | 40 ms |
+| run | 2 ms |
+
+```shell
+pip install --upgrade jax
+```
+
+---
+
+## The end
+
+Note: Plain words.
+"""
+
+
+def test_a_notes_table_and_code_render_alike_on_the_slide_and_in_the_handout(write_deck, tmp_path, browser):
+    deck = write_deck(MARKUP_NOTES)
+    outputs = build_deck(deck, tmp_path / "build")
+    nb = nbformat.read(outputs.notebook, as_version=4)
+    aside = Path(outputs.html).read_text(encoding="utf-8").split('<aside class="notes">')[1].split("</aside>")[0]
+    assert "<table>" in aside and "<td>trace</td>" in aside and '<div class="highlight">' in aside
+    assert '<code class="myst-role func">jax.jit</code>' in aside
+    with print_view(browser, outputs.html) as page:
+        print_handout_from_view(page, nb, str(deck))
+        notes = page.evaluate("[...document.querySelectorAll('.jd-notes')].map(n => n.innerHTML)")
+    assert "<table>" in notes[0] and "<td>trace</td>" in notes[0] and '<div class="highlight">' in notes[0]
+    assert '<code class="myst-role func">jax.jit</code>' in notes[0]
+    export_pdfs(nb, outputs.html, outputs, browser=browser, parts=("handout",))
+    page = normal(pdf_text(outputs.handout, 2, 2))
+    assert "step time trace 40 ms run 2 ms" in page and "pip install --upgrade jax" in page
+    assert "with jax.jit doing the work" in page
+    assert "|" not in page and "```" not in page and "{func}" not in page

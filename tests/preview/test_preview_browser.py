@@ -12,17 +12,16 @@ import time
 import psutil
 import pytest
 
+from jaxdeck.browser import script
 from support import ROOT, kernels_under, still_running
 
 DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\n```\n\n---\n\n## Two\n\nFirst point.\n\n. . .\n\nSecond point.\n\n"
         "```python\nprint('x is', x)\n```\n\nNote: the demo\n\n---\n\n## Three\n\nThe end.\n")
-PRESENT = "document.querySelector('.reveal .slides section.present')"
 
 
 def shows(page, text: str, seconds: float = 30) -> None:
     """Wait until the slide on show contains ``text`` (a hang guard, not a latency budget)."""
-    page.wait_for_function(f"(t) => {PRESENT} && {PRESENT}.textContent.includes(t)", arg=text,
-                           timeout=seconds * 1000, polling="raf")
+    page.wait_for_function(script("slide-shows.js"), arg=[text, True], timeout=seconds * 1000, polling="raf")
 
 
 @pytest.fixture
@@ -54,7 +53,7 @@ def test_a_save_reloads_the_open_page_at_the_same_slide(browser, preview):
     page.on("request", lambda r: requests.append(r.url))
     try:
         page.goto(url, wait_until="load")
-        page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=60000)  # after the first build
+        page.wait_for_function(script("reveal-ready.js"), timeout=60000)  # after the first build
         shows(page, "Hello.")
         page.evaluate("Reveal.slide(1, 0, 0)")  # slide 2 with its fragment shown
         assert page.evaluate("Reveal.getIndices()") == {"h": 1, "v": 0, "f": 0}

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
-from jaxdeck.html.myst.syntax import (_CODE_DIRECTIVES, _HIDDEN_DIRECTIVES, _MATH_DIRECTIVES, _MD, ADMONITIONS,
+from jaxdeck.html.markdown import PARSER as _MD
+from jaxdeck.html.myst.syntax import (_CODE_DIRECTIVES, _HIDDEN_DIRECTIVES, _MATH_DIRECTIVES, ADMONITIONS,
                                       _admonition_parts, _css, _directive, _Directive, _resolve_role, _role_markdown)
 
 

@@ -1,4 +1,4 @@
-"""MyST syntax as markdown-it-py parses it: roles, directives, the parser every MyST view shares."""
+"""MyST syntax as markdown-it-py parses it: roles, directives, and the plugin that puts them on the parser."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 from mdit_py_plugins.colon_fence import colon_fence_plugin
-from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
 
@@ -24,10 +23,6 @@ _PY_ROLES = frozenset({"func", "class", "meth", "mod", "obj", "attr", "data", "e
 #: roles that point at a place in the book: shown as their text, emphasised
 _XREF_ROLES = frozenset({"ref", "doc", "numref", "eq", "term", "download", "cite", "cite:p",
                          "cite:t", "prf:ref"})
-#: roles that are literal text: shown in code
-_LITERAL_ROLES = frozenset({"code", "literal", "samp", "file", "command", "program", "envvar",
-                            "option", "regexp", "mimetype", "makevar", "keyword", "guilabel",
-                            "menuselection", "dfn"})
 #: roles that are one HTML element around their text
 _TAG_ROLES = {"sub": "sub", "subscript": "sub", "sup": "sup", "superscript": "sup", "kbd": "kbd"}
 _MATH_ROLES = frozenset({"math", "m"})
@@ -208,16 +203,14 @@ def _css(classes: Sequence[str]) -> str:
     return escapeHtml(" ".join(classes))
 
 
-# ----------------------------------------------------------------------- the parser
+# ----------------------------------------------------------------------- the plugin
 
-def _make_parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+def myst_plugin(md: MarkdownIt) -> None:
+    """MyST's syntax on ``md`` (jaxdeck.html.markdown's parser): roles, targets, comments,
+    ``+++`` breaks and directives, parsed and rendered; a directive's body renders with ``md``."""
     myst_role_plugin(md)
     myst_block_plugin(md)
     colon_fence_plugin(md)
-    # `$5 and $10` is money, not math: a `$` next to a digit opens or closes nothing
-    dollarmath_plugin(md, allow_digits=False, allow_space=True,
-                      renderer=_math_delimited, label_renderer=lambda label: "")
 
     # a colon fence is MyST only when it names a directive (`:::{note}`); any other
     # `:::` line stays the paragraph text CommonMark makes of it
@@ -239,7 +232,7 @@ def _make_parser() -> MarkdownIt:
         d = _directive(tokens[idx])
         if d is None:
             return plain_fence(tokens, idx, options, env)
-        return _directive_html(d, options, env, plain_fence)
+        return _directive_html(md, d, options, env, plain_fence)
 
     def colon_fence(self, tokens, idx, options, env):
         return fence(self, tokens, idx, options, env)
@@ -257,7 +250,6 @@ def _make_parser() -> MarkdownIt:
     md.add_render_rule("myst_target", hidden)
     md.add_render_rule("myst_line_comment", hidden)
     md.add_render_rule("myst_block_break", hidden)
-    return md
 
 
 def _math_delimited(content: str, opts: Mapping[str, Any]) -> str:
@@ -266,14 +258,14 @@ def _math_delimited(content: str, opts: Mapping[str, Any]) -> str:
     return escapeHtml(f"\\({content}\\)")
 
 
-def _directive_html(d: _Directive, options, env, plain_fence) -> str:
+def _directive_html(md: MarkdownIt, d: _Directive, options, env, plain_fence) -> str:
     if d.name in ADMONITIONS:
         classes, title, body = _admonition_parts(d)
-        inner = _MD.render(body, env)
-        title_html = f'<p class="admonition-title">{_MD.renderInline(title)}</p>\n' if title else ""
+        inner = md.render(body, env)
+        title_html = f'<p class="admonition-title">{md.renderInline(title)}</p>\n' if title else ""
         if "dropdown" in classes:
             return (f'<details class="{_css(classes)}"><summary class="admonition-title">'
-                    f"{_MD.renderInline(title or 'Details')}</summary>\n{inner}</details>\n")
+                    f"{md.renderInline(title or 'Details')}</summary>\n{inner}</details>\n")
         return f'<div class="{_css(classes)}">\n{title_html}{inner}</div>\n'
     if d.name in _MATH_DIRECTIVES:
         parts = [p.strip() for p in re.split(r"\n\s*\n", d.argument + "\n" + d.body) if p.strip()]
@@ -289,15 +281,13 @@ def _directive_html(d: _Directive, options, env, plain_fence) -> str:
         return d.body + "\n" if d.argument.strip().lower() == "html" else ""
     if d.name == "dropdown":
         return (f'<details class="{_css(["directive", "dropdown", *d.options.get("class", "").split()])}">'
-                f"<summary>{_MD.renderInline(d.argument or 'Details')}</summary>\n"
-                f"{_MD.render(d.body, env)}</details>\n")
+                f"<summary>{md.renderInline(d.argument or 'Details')}</summary>\n"
+                f"{md.render(d.body, env)}</details>\n")
     # any other directive: its argument as a title line, its body as Markdown
-    title = f'<p class="directive-title">{_MD.renderInline(d.argument)}</p>\n' if d.argument else ""
+    title = f'<p class="directive-title">{md.renderInline(d.argument)}</p>\n' if d.argument else ""
     return (f'<div class="{_css(["directive", d.name, *d.options.get("class", "").split()])}">\n'
-            f"{title}{_MD.render(d.body, env)}</div>\n")
+            f"{title}{md.render(d.body, env)}</div>\n")
 
-
-_MD = _make_parser()
 
 #: token types that only MyST writes (dollar math is left out: plain decks use it too)
 _MYST_TOKENS = frozenset({"myst_role", "myst_target", "myst_line_comment", "myst_block_break",

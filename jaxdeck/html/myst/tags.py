@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -68,10 +67,3 @@ def cell_view(cell: Any) -> CellView:
         input_collapsed=hide_cell or bool(tags & _HIDE_INPUT) or bool(_get(jupyter, "source_hidden")),
         output_collapsed=hide_cell or bool(tags & _HIDE_OUTPUT) or bool(_get(jupyter, "outputs_hidden")),
     )
-
-
-def collapsed_html(inner_html: str, summary: str) -> str:
-    """``inner_html`` behind a closed ``<details>`` (styled by ``myst.css``), for
-    ``hide-input``/``hide-output`` parts in HTML; ``summary`` is plain text."""
-    return (f'<details class="jd-collapsed"><summary>{html.escape(summary)}</summary>'
-            f"{inner_html}</details>")

@@ -1,5 +1,5 @@
-/* The browser side of jaxdeck.html.fit's `measure`: every slide of a reveal.js deck as laid
-   out, with the room its content has and where each notebook cell on it lies.
+/* The browser side of jaxdeck.html.fit_measure's `measure_page`: every slide of a reveal.js
+   deck as laid out, with the room its content has and where each notebook cell on it lies.
 
    Evaluated by Playwright (page.evaluate) as one function expression. A cell element is one
    with `data-jd-cell="INDEX"` (the notebook cell's index), or else nbconvert's cell wrapper

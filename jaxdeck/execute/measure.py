@@ -1,0 +1,81 @@
+"""What a run measures besides outputs: each cell's time, the kernel's start, memory and CPU share.
+
+Kept in the records (:mod:`jaxdeck.records`): a cell's time in its cell record, the rest in the
+build record, where ``check`` reads budgets and the handout reads the provenance.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime
+
+from jaxdeck.records import cell_info, update_build
+
+
+def recorded_duration(cell) -> float | None:
+    """Seconds the kernel spent on a cell, from nbclient's recorded timestamps."""
+    timing = cell.metadata.get("execution", {})
+    start = timing.get("iopub.execute_input")
+    end = timing.get("shell.execute_reply")
+    if not start or not end:
+        return None
+    parse = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
+    return max(0.0, (parse(end) - parse(start)).total_seconds())
+
+
+def record_run(nb, kernel, began: float):
+    """``nb`` with what a whole run in a fresh kernel records in ``metadata.jaxdeck_build``; ``began``: its perf_counter."""
+    from jaxdeck.execute.kernel import runnable
+
+    update_build(nb, executed_at=datetime.now().astimezone().isoformat(timespec="seconds"),
+                 cells_executed=len(runnable(nb)), kernel_start_s=round(kernel.start_s or 0.0, 4),
+                 execute_s=round(time.perf_counter() - began, 4),
+                 kernel_peak_rss_mb=round(kernel.peak_rss / 2**20, 1) if kernel.peak_rss else None,
+                 cpu_share=cpu_share(kernel.cpus))
+    return nb
+
+
+def usable_cpus() -> list[int]:
+    """The CPUs this process may run on (its affinity where the OS has one, else every core)."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return list(range(os.cpu_count() or 1))
+
+
+def cpu_share(cpus) -> list[int] | None:
+    """``[used, all]`` CPUs when a kernel ran on part of the machine; None when it had all of them."""
+    every = len(usable_cpus())
+    return [len(cpus), every] if cpus and len(cpus) < every else None
+
+
+def kernel_peak_rss(pid: int | None) -> int | None:
+    """The kernel process's peak resident memory in bytes (Linux VmHWM; psutil's RSS elsewhere)."""
+    if not pid:
+        return None
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import psutil
+
+        return psutil.Process(pid).memory_info().rss
+    except Exception:
+        return None
+
+
+def cell_durations(nb) -> list[tuple[int, int, float, list[str]]]:
+    """(line, slide, seconds, tags) of each executed code cell, as recorded in the notebook."""
+    rows = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        info = cell_info(cell)
+        if "duration_s" in info:
+            rows.append((info.get("line"), info.get("slide"), info["duration_s"], cell.metadata.get("tags", [])))
+    return rows

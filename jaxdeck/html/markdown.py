@@ -1,0 +1,117 @@
+"""The one Markdown engine of every output: slides, MyST cells, speaker notes and the handout.
+
+:data:`PARSER` is markdown-it-py's CommonMark with GFM tables, strikethrough and task lists,
+definition lists, dollar math and MyST's syntax (roles, targets, comments, ``+++`` breaks and
+directives, rendered by :mod:`jaxdeck.html.myst`). nbconvert gets :func:`render` as its
+``markdown2html`` filter (:func:`jaxdeck.html.export.exporter`) and the handout renders its
+notes with it, so a table or a role in a note looks the same on a slide, in the speaker view
+and on paper.
+
+Where nbconvert's own Markdown filter (mistune) and markdown-it disagree only in markup, the
+output is nbconvert's, so decks keep the HTML they had: dollar math stays ``$...$`` and
+``$$...$$`` text for KaTeX's auto-render, fenced code is highlighted by Pygments as
+``<div class="highlight">`` (the classes the theme's CSS styles), table cells are indented,
+struck text is ``<del>`` and a raw HTML block is followed by a blank line. Headings carry no
+anchor links.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+from collections.abc import Sequence
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.tasklists import tasklists_plugin
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+
+@functools.lru_cache(maxsize=64)
+def _lexer(language: str) -> Lexer | None:
+    """Pygments' lexer for a fence's language, None for none or one Pygments does not know."""
+    if not language:
+        return None
+    try:
+        return get_lexer_by_name(language)
+    except ClassNotFound:
+        return None
+
+
+def _fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options, env) -> str:
+    """Fenced code in a language Pygments knows, highlighted as nbconvert highlights it;
+    any other fence as CommonMark writes it."""
+    token = tokens[idx]
+    words = token.info.split(maxsplit=1)
+    lexer = _lexer(words[0] if words else "")
+    if lexer is None:
+        return RendererHTML.fence(self, tokens, idx, options, env)
+    return highlight(token.content, lexer, HtmlFormatter())
+
+
+def _tex(token: Token, delimiter: str) -> str:
+    """Math as the TeX its author wrote, between its dollars: KaTeX's auto-render typesets it in the browser."""
+    return f"{delimiter}{html.escape(token.content, quote=False)}{delimiter}"
+
+
+def _math_inline(self, tokens: Sequence[Token], idx: int, options, env) -> str:
+    """``$x$`` (and ``$$x$$`` inside a paragraph) as written."""
+    return _tex(tokens[idx], tokens[idx].markup)
+
+
+def _math_display(self, tokens: Sequence[Token], idx: int, options, env) -> str:
+    """Display math as a paragraph of ``$$...$$`` (a label, ``$$x$$ (eq1)``, shows nothing)."""
+    return f"<p>{_tex(tokens[idx], '$$')}</p>\n"
+
+
+def _cell_open(self: RendererHTML, tokens: Sequence[Token], idx: int, options, env) -> str:
+    """A table cell one level in under its row (nbconvert's layout)."""
+    return "  " + self.renderToken(tokens, idx, options, env)
+
+
+def _html_block(self, tokens: Sequence[Token], idx: int, options, env) -> str:
+    """Raw HTML as written, then a blank line (nbconvert's layout)."""
+    return tokens[idx].content.rstrip("\n") + "\n\n"
+
+
+def _make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    md.use(tasklists_plugin).use(deflist_plugin)
+    # `$5 and $10` is money, not math: a `$` next to a digit opens or closes nothing
+    dollarmath_plugin(md, allow_digits=False, allow_space=True, double_inline=True)
+    rules = {"fence": _fence, "math_inline": _math_inline, "math_inline_double": _math_inline,
+             "math_block": _math_display, "math_block_label": _math_display, "html_block": _html_block,
+             "th_open": _cell_open, "td_open": _cell_open,
+             "s_open": lambda self, tokens, idx, options, env: "<del>",
+             "s_close": lambda self, tokens, idx, options, env: "</del>"}
+    for token_type, rule in rules.items():
+        md.add_render_rule(token_type, rule)
+    return md
+
+
+#: the parser every Markdown view shares (auto-fit splits cells into the blocks it parses)
+PARSER = _make_parser()
+
+
+def render(text: str) -> str:
+    """Markdown (CommonMark, GFM tables, MyST) as the HTML every output shows.
+
+    MyST roles show as code (Python objects, unknown roles) or emphasised text (references);
+    targets, ``%`` comments and ``+++`` breaks show nothing; admonitions become
+    ``<div class="admonition NAME">`` boxes with a title; ``{math}`` becomes ``\\(...\\)`` /
+    ``\\[...\\]`` and dollar math stays as written, both for KaTeX. Raw HTML passes through.
+    """
+    return PARSER.render(text)
+
+
+# MyST goes on last: jaxdeck.html.myst renders through PARSER, so its modules import this one
+from jaxdeck.html.myst.syntax import myst_plugin  # noqa: E402
+
+myst_plugin(PARSER)

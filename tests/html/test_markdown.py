@@ -1,0 +1,88 @@
+"""The one Markdown engine: what slides, MyST cells and notes render with, and that decks keep their HTML."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+
+from support import DECKS, ROOT, deck_id
+from jaxdeck.html import markdown, myst
+from jaxdeck.html.export import exporter
+from jaxdeck.pdf.export import render_notes
+from jaxdeck.read import deck_to_notebook
+
+
+def nbconvert_markdown(text: str) -> str:
+    """nbconvert's own Markdown filter (mistune) as the exporter ran it before: the HTML decks had."""
+    return MarkdownWithMath(renderer=IPythonRenderer(escape=False, exclude_anchor_links=True)).render(text)
+
+
+def test_every_view_renders_with_the_one_engine():
+    assert exporter().environment.filters["markdown2html"] is markdown.render
+    assert myst.render is markdown.render and myst._MD is markdown.PARSER
+    note = "| a | b |\n|---|---|\n| 1 | {func}`jax.jit` |"
+    assert render_notes([note]) == markdown.render(note)
+
+
+@pytest.mark.parametrize("first", ["jaxdeck.html.markdown", "jaxdeck.html.myst", "jaxdeck.pdf.export"])
+def test_the_engine_and_myst_import_in_either_order(first):
+    """jaxdeck.html.markdown puts MyST's plugin on its parser, and the MyST package renders with that parser."""
+    code = (f"import {first}\nfrom jaxdeck.html import markdown, myst\n"
+            "assert myst._MD is markdown.PARSER\n"
+            "assert 'myst-role' in markdown.render('{func}`jax.jit`')")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+#: Markdown whose HTML is nbconvert's byte for byte (the cells of slides/ are checked below)
+AS_BEFORE = [
+    "## A heading, no anchor",
+    "A [link](https://jax.dev) and `jnp.dot(a, b)`, a\nsoft break & an <span>inline</span> tag, **bold** *em*",
+    "![The build stages](images/example-stages.svg)",
+    '<div class="jd-box">raw <b>HTML</b> stays</div>\n\nand *text* after it',
+    "<!-- an HTML comment -->\nText",
+    "1. first\n2. second\n\n> quoted *words*\n\n- a\n- b",
+    "| op | time |\n|:---|---:|\n| `jit` | ~~9~~ 1 ms |\n",
+    "Inline $a_1 * b_2$ and $\\;\\partial f/\\partial x$, then\n\n$$\n\\frac{1}{n} \\sum_i x_i < y\n$$\n",
+    "```python\nx = {'a': 1}  # a comment\nprint(x < 2)\n```",
+    "```c\nint sum(int n) { return n; }\n```",
+    "```\nno language\n```",
+    "---\n\n## Title\n\nText",
+]
+
+
+@pytest.mark.parametrize("text", AS_BEFORE)
+def test_markdown_renders_as_nbconvert_did(text):
+    assert markdown.render(text) == nbconvert_markdown(text)
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=deck_id)
+def test_every_cell_of_the_decks_in_slides_renders_as_before(deck, tmp_path):
+    cells = [c.source for c in deck_to_notebook(deck, tmp_path).cells if c.cell_type == "markdown"]
+    assert cells
+    for source in cells:
+        assert markdown.render(source) == nbconvert_markdown(source), source
+
+
+def test_fenced_code_is_highlighted_by_pygments_with_the_themes_classes():
+    html = markdown.render("```python\nimport jax\n```")
+    assert html.startswith('<div class="highlight"><pre><span></span><span class="kn">import</span>')
+
+
+def test_a_fence_in_a_language_pygments_lacks_is_code_without_its_name():
+    """nbconvert wrote the language name as the first line of the code; the code is shown as written."""
+    assert markdown.render("```nosuchlang\nx = 1\n```") == '<pre><code class="language-nosuchlang">x = 1\n</code></pre>\n'
+
+
+def test_money_is_not_math_and_math_is_not_emphasis():
+    assert markdown.render("It costs $5 and $10.") == "<p>It costs $5 and $10.</p>\n"
+    assert markdown.render("$a_1 * b_2$ and $$c_1 * d_2$$") == "<p>$a_1 * b_2$ and $$c_1 * d_2$$</p>\n"
+
+
+def test_a_table_and_a_role_render_anywhere():
+    html = markdown.render("| a | b |\n|---|---|\n| {func}`~jax.numpy.dot` | ~~x~~ |")
+    assert '<td><code class="myst-role func">dot</code></td>' in html and "<del>x</del>" in html
+    assert "|" not in html and "{func}" not in html
