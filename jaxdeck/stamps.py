@@ -48,15 +48,15 @@ PDFS = ("pdf", "handout")
 CODE = {
     "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
                  "execute/__init__.py", "execute/cache.py", "markers.py", "records.py", "options.py",
-                 "html/assets.py"),
+                 "places.py"),
     "html": ("html/__init__.py", "html/export.py", "html/layout.py", "html/assets.py", "html/markdown.py",
              "html/myst/__init__.py", "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py",
              "html/myst/live.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
              "html/fit_record.py", "browser.py", "options.py", "read/structure.py", "read/formats.py", "markers.py",
-             "records.py"),
+             "records.py", "places.py"),
     "pdf": ("pdf/export.py", "browser.py", "read/structure.py", "read/formats.py", "markers.py", "records.py",
             "options.py", "html/__init__.py", "html/assets.py", "html/fit_record.py", "html/markdown.py",
-            "html/myst/syntax.py"),
+            "html/myst/syntax.py", "places.py"),
 }
 #: where each stage's code starts; tests/test_stamps.py follows their imports and fails when a module
 #: they reach is neither in CODE nor in PLUMBING

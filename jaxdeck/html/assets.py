@@ -13,13 +13,7 @@ from pathlib import Path
 
 from jaxdeck.atomic import copy_file
 from jaxdeck.errors import DeckError
-
-PACKAGE = Path(__file__).resolve().parents[1]
-#: the repository (for an editable install; in a wheel install, the folder that holds the package)
-ROOT = PACKAGE.parent
-#: the theme and the npm packages: the wheel's copies when they are there, else the repository's
-THEMES = PACKAGE / "themes" if (PACKAGE / "themes").is_dir() else ROOT / "themes"
-NODE_MODULES = PACKAGE / "npm" if (PACKAGE / "npm").is_dir() else ROOT / "node_modules"
+from jaxdeck.places import DEFAULT_THEME, NODE_MODULES, OWN_THEMES, PACKAGE, ROOT, THEMES, known_themes  # noqa: F401
 
 #: (package, files or folders inside it) that a deck loads
 NPM_FILES = {
@@ -28,9 +22,6 @@ NPM_FILES = {
     "katex": ["dist/katex.min.js", "dist/katex.min.css", "dist/contrib/auto-render.min.js", "dist/fonts", "LICENSE"],
 }
 
-#: our own themes (themes/jaxdeck/static/NAME.css); other names are reveal.js's built-in themes
-OWN_THEMES = ("projector",)
-DEFAULT_THEME = "projector"
 #: stylesheets every deck links besides its theme (themes/jaxdeck/static/NAME.css -> assets/themes/)
 SHEETS = ("myst",)
 
@@ -40,11 +31,6 @@ def npm_root() -> Path:
         raise DeckError(None, None, f"reveal.js is not installed in {NODE_MODULES}",
                         "run `make` (or `npm ci` in the repository) to install the front-end assets")
     return NODE_MODULES
-
-
-def known_themes() -> list[str]:
-    """Our themes first, then reveal.js's built-in ones (when node_modules is installed)."""
-    return list(OWN_THEMES) + sorted(p.stem for p in (NODE_MODULES / "reveal.js/dist/theme").glob("*.css"))
 
 
 def theme_sheets(theme: str | None, assets: str = "assets") -> list[str]:

@@ -19,7 +19,7 @@ import nbformat
 from jaxdeck.html import myst
 from jaxdeck.records import cell_info, update_cell_info
 from jaxdeck.html.myst import cell_view
-from jaxdeck.read.structure import CONTINUE, NOTES, SKIP
+from jaxdeck.markers import CONTINUE, NOTES, SKIP
 
 #: top-level blocks that render nothing: they travel with the block after them
 _INVISIBLE = frozenset({"myst_target", "myst_line_comment", "myst_block_break"})

@@ -16,7 +16,7 @@ from jaxdeck.html.fit_blocks import heading_of, is_piece, leads_in, only_heading
 from jaxdeck.html.fit_measure import TOLERANCE_PX, CellBox, SlideFill
 from jaxdeck.html.fit_record import CONTINUED, Cut
 from jaxdeck.records import cell_info, set_cell_info, update_cell_info
-from jaxdeck.read.structure import SLIDE, SUBSLIDE
+from jaxdeck.markers import SLIDE, SUBSLIDE
 
 
 def _slide_start(nb: nbformat.NotebookNode, index: int) -> int:

@@ -19,8 +19,8 @@ from markdown_it import MarkdownIt
 
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
-from jaxdeck.html.assets import known_themes
 from jaxdeck.options import TYPES
+from jaxdeck.places import known_themes
 from jaxdeck.read.formats import header_line_count, jupytext_config, read_in_format, write_back
 from jaxdeck.records import OPTIONS_KEY, update_build
 
