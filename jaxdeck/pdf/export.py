@@ -144,7 +144,7 @@ def provenance_rows(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
 
 
 def _handout_macros():
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEME)), autoescape=False)
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEME)), autoescape=True)  # notes: `| safe`
     return environment.get_template(HANDOUT_TEMPLATE.name).module
 
 
