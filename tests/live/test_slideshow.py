@@ -152,6 +152,36 @@ def test_live_type_matches_the_static_deck_and_grows_with_the_window(live, brows
         assert measured[1920][name] >= 1.3 * measured[1280][name], (name, measured)
 
 
+def test_a_window_grown_to_the_projector_draws_the_slide_larger(browser, server, remote):
+    """A real window resize (the page follows its window, as a browser's does), not an emulated viewport."""
+    context = browser.new_context(no_viewport=True)
+    try:
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        window = cdp.send("Browser.getWindowForTarget")["windowId"]
+
+        def window_size(width: int, height: int) -> None:
+            """The window made as large as a page of ``width`` x ``height`` needs (its own bars included)."""
+            bars = page.evaluate("[outerWidth - innerWidth, outerHeight - innerHeight]")
+            bounds = {"width": width + bars[0], "height": height + bars[1]}
+            cdp.send("Browser.setWindowBounds", {"windowId": window, "bounds": bounds})
+            page.wait_for_function("([w, h]) => window.innerWidth === w && window.innerHeight === h",
+                                   arg=[width, height], timeout=10000)
+
+        window_size(1280, 720)
+        page.goto(f"{server['base']}/rise/slides/example.md?token={server['token']}")
+        page.wait_for_selector("body.jd-live-ready", timeout=90000)
+        go(page, WHERE["code"])
+        code = ELEMENTS["code"][1]
+        before = page.evaluate(SCALED_FONT, [code, True])
+        window_size(1920, 1080)  # dragged to the projector and made full screen, on the same slide
+        page.wait_for_timeout(500)
+        after = page.evaluate(SCALED_FONT, [code, True])
+    finally:
+        context.close()
+    assert 1.4 * before <= after <= 1.6 * before, (before, after)
+
+
 def test_slides_show_no_notebook_chrome_and_the_title_byline(live):
     page = live("example.md")
     go(page, TITLE)

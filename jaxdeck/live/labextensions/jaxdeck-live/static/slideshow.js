@@ -391,6 +391,12 @@ window.jaxdeckSlideshow = (function () {
         Reveal.on("fragmentshown", onFragment);
         Reveal.on("fragmenthidden", onFragment);
         onSlideChanged();
+        // reveal.js lays out on the window's resize event, before JupyterLab has resized the panel
+        // around it: lay out again whenever the slides' own box changes size (the window dragged to
+        // the projector, F11, full screen), as the static deck does
+        const relayout = () => Reveal.layout();
+        new ResizeObserver(relayout).observe(document.querySelector(".reveal"));
+        document.addEventListener("fullscreenchange", relayout);
         document.body.classList.add("jd-live-ready");
       };
       if (Reveal.isReady && Reveal.isReady()) ready();
