@@ -200,6 +200,13 @@ def write_live_settings(home: Path) -> None:
     (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": {"jupyterlab-jupytext": True}}))
 
 
+def private_file(path: Path, text: str) -> Path:
+    """``text`` written to ``path``, readable and writable by this user only from the moment it exists."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8") as out:
+        out.write(text)
+    return path
+
+
 def server_env(home: Path, root: Path) -> dict[str, str]:
     """The server's (and so the kernels') environment: GPU settings, and no user Jupyter config."""
     env = dict(os.environ)
@@ -212,8 +219,8 @@ def server_env(home: Path, root: Path) -> dict[str, str]:
     env["JUPYTERLAB_SETTINGS_DIR"] = str(home / "config" / "lab" / "user-settings")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(home / "config" / "lab" / "workspaces")
     write_live_settings(home)
-    env.pop("JUPYTER_TOKEN", None)
-    env.pop("JUPYTER_PASSWORD", None)
+    for name in ("JUPYTER_TOKEN", "JUPYTER_TOKEN_FILE", "JUPYTER_PASSWORD"):
+        env.pop(name, None)
     # the kernel runs in the deck's folder: `import demos` must find the repository's package
     env["PYTHONPATH"] = os.pathsep.join([str(root)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
@@ -236,7 +243,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         sys.executable, "-m", "jaxdeck.live.jupyter",
         f"--ServerApp.ip={ip}", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False",
-        f"--IdentityProvider.token={token}", "--PasswordIdentityProvider.allow_password_change=False",
+        "--PasswordIdentityProvider.allow_password_change=False",
         "--ServerApp.contents_manager_class=jaxdeck.live.contents.DeckContentsManager",
         f"--DeckContentsManager.decks_dir={decks_dir}", f"--DeckContentsManager.build_dir={build_dir}",
         "--ServerApp.allow_remote_access=" + ("True" if allow_remote else "False"),
@@ -249,12 +256,18 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         command.append("--allow-root")  # containers on GPU boxes often run as root
     home = log_file = server = None
     try:
-        home = Path(tempfile.mkdtemp(prefix="jaxdeck-jupyter-"))
+        home = Path(tempfile.mkdtemp(prefix="jaxdeck-jupyter-"))  # only the presenter may enter it
         log_path = Path(log_path) if log_path else home / "server.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        log_file = open(log_path, "w", encoding="utf-8")
+        # the log prints the URL with its token: readable by the presenter alone
+        log_file = os.fdopen(os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8")
+        os.chmod(log_path, 0o600)
+        env = server_env(home, root)
+        # the token reaches the server in a file only the presenter can read, never on its command
+        # line, which any user of a shared GPU box can list with `ps`
+        env["JUPYTER_TOKEN_FILE"] = str(private_file(home / "token", token))
         with STOP.hold():  # a stop signal waits until there is a Server to stop the process by
-            process = subprocess.Popen(command, cwd=root, env=server_env(home, root), stdin=subprocess.DEVNULL,
+            process = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.DEVNULL,
                                        stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
             server = Server(process, ip, port, token, root, log_path, home, log_file)
         deadline = time.monotonic() + timeout

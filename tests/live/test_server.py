@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -167,6 +168,21 @@ def test_requests_without_the_token_are_refused(server):
     assert err.value.code == 302 and "/login" in err.value.headers["Location"]
     status, _ = api(server, "GET", "status")
     assert status == 200
+
+
+def test_the_token_is_on_no_command_line_and_in_no_file_others_can_read(server):
+    _, token = base_and_token(server["url"])
+    listed = subprocess.run(["ps", "-eww", "-o", "args"], capture_output=True, text=True, timeout=30).stdout
+    assert "jaxdeck.live.jupyter" in listed  # the server is running, and listed
+    assert token not in listed
+    jupyter = next(p for p in psutil.Process(server["process"].pid).children(recursive=True)
+                   if "jaxdeck.live.jupyter" in p.cmdline())
+    environ = jupyter.environ()
+    token_file = Path(environ["JUPYTER_TOKEN_FILE"])
+    assert token_file.read_text() == token
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    assert stat.S_IMODE(token_file.parent.stat().st_mode) == 0o700
+    assert "JUPYTER_TOKEN" not in environ
 
 
 def test_listens_only_on_loopback(server):
