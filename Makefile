@@ -19,13 +19,13 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf check present preview test bench clean setup help lock FORCE
+.PHONY: all slides pdf check present present-stop preview test bench clean setup help lock FORCE
 
 all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
 
 # uv installs .venv exactly as uv.lock says, in seconds; it is itself fetched from PyPI into .uv/
 # (no root). INSTALLER=pip does the same with plain pip from requirements.lock (slower).
@@ -71,8 +71,11 @@ pdf: setup ## slides PDF and handout PDF: build/pdf/NAME.pdf, build/pdf/NAME-han
 check: setup ## lint decks in a real browser: overflow, missing notes, slow cells, images
 	$(PY) -m jaxdeck check $(DECKS)
 
-present: setup ## Jupyter + RISE on 127.0.0.1 with a token: make present [DECK=NAME] [PORT=N]
-	$(PY) -m jaxdeck present $(DECKS) --port $(PORT)
+present: setup ## Jupyter + RISE on 127.0.0.1 with a token: make present [DECK=NAME] [PORT=N] [DETACH=1]
+	$(PY) -m jaxdeck present $(DECKS) --port $(PORT) $(if $(DETACH),--detach,)
+
+present-stop: ## stop the present started with DETACH=1, and its kernels
+	$(PY) -m jaxdeck present --stop
 
 preview: setup ## the HTML deck on 127.0.0.1, rebuilt on save, reloaded at the same slide: make preview [DECK=NAME] [PORT=N]
 	$(PY) -m jaxdeck preview $(DECKS) $(if $(filter command line environment,$(origin PORT)),--port $(PORT),)

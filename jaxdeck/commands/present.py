@@ -18,6 +18,7 @@ and its kernels go on (stop them by hand).
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
@@ -43,6 +44,10 @@ def add_arguments(command) -> None:
     command.add_argument("--out", type=Path, default=Path("build"),
                          help="build folder with the pre-baked outputs in notebooks/ (default: build)")
     command.add_argument("--log", type=Path, default=None, help="write the Jupyter server's log to this file")
+    command.add_argument("--detach", action="store_true",
+                         help="keep serving after this terminal or SSH session ends (stop it with --stop)")
+    command.add_argument("--stop", action="store_true", help="stop the present started here with --detach")
+    command.add_argument("--detached", action="store_true", help=argparse.SUPPRESS)  # the process --detach starts
 
 
 def choose_deck(arguments: list[str]) -> tuple[Path, list[Path]]:
@@ -66,7 +71,33 @@ def say(line: str) -> None:
         sys.stdout = open(os.devnull, "w")  # so that the flush at exit does not fail either
 
 
+def detached_argv(args) -> list[str]:
+    """The command line of the process ``--detach`` starts: this one's, served in the background."""
+    argv = [*args.decks, "--port", str(args.port), "--ip", args.ip, "--out", str(args.out), "--no-browser",
+            "--detached"]
+    if args.allow_remote:
+        argv.append("--allow-remote")
+    if args.log:
+        argv += ["--log", str(args.log.resolve())]
+    return argv
+
+
 def run(args) -> int:
+    from jaxdeck.live import detached
+
+    if args.stop:
+        pid = detached.stop(args.out)
+        say(f"stopped the detached present (pid {pid}), its server and its kernels")
+        return 0
+    if args.detach:
+        choose_deck(args.decks)
+        started = detached.detach(detached_argv(args), args.out)
+        say(f"Presenting in the background (pid {started['pid']}); it keeps running when this session ends")
+        say(f"  slideshow:  {started['url']}")
+        say(f"  JupyterLab: {started['lab']}")
+        say(f"  its log:    {started['log']}")
+        say("Stop it with: jaxdeck present --stop (or make present-stop)")
+        return 0
     deck, others = choose_deck(args.decks)
     if not is_loopback(args.ip) and not args.allow_remote:
         raise DeckError(None, None, f"refusing to listen on {args.ip}, which is not a loopback address",
@@ -94,6 +125,8 @@ def run(args) -> int:
         if not is_loopback(args.ip):
             say(f"  listening on {args.ip}:{server.port} (anyone who has the token can run code)")
         say("Ctrl-C stops the server and its kernel.")
+        if args.detached:
+            detached.record(args.out, url=url, lab=f"{server.base}/lab?token={server.token}")
         if args.browser:
             webbrowser.open(url)
         ticks = 0
@@ -114,4 +147,6 @@ def run(args) -> int:
         STOP.armed = False  # first, and no call before it: from here on signals are only recorded
         if server is not None:
             server.stop()
+        if args.detached:
+            detached.forget(args.out)
         STOP.uninstall()

@@ -1,0 +1,87 @@
+"""`jaxdeck present --detach`: the server outlives the terminal that started it; `--stop` leaves nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+@pytest.fixture
+def repo(tmp_path):
+    shutil.copy(ROOT / "jupytext.toml", tmp_path / "jupytext.toml")
+    (tmp_path / "slides").mkdir()
+    shutil.copy(FIXTURES / "present_demo.md", tmp_path / "slides" / "present_demo.md")
+    return tmp_path
+
+
+def jaxdeck(*args: str) -> list[str]:
+    return [sys.executable, "-u", "-m", "jaxdeck", *args]
+
+
+def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothing(repo):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # the terminal of an SSH session: a shell leading a session of its own, which starts the
+    # detached present and then waits, as the presenter's login would
+    command = " ".join(jaxdeck("present", "--detach", "--port", "0", "slides/present_demo.md"))
+    terminal = subprocess.Popen(["bash", "-c", f"{command}; sleep 600"], cwd=repo, env=env, start_new_session=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    while not any("slideshow:" in line for line in lines):
+        line = terminal.stdout.readline()
+        assert line, "\n".join(lines)
+        lines.append(line)
+    url = re.search(r"slideshow:\s+(\S+)", "".join(lines)).group(1)
+    base, token = re.match(r"(http://127\.0\.0\.1:\d+)/rise/\S+\?token=(\S+)$", url).groups()
+    port = int(base.rsplit(":", 1)[1])
+    state = json.loads((repo / "build" / "present.json").read_text())
+    present = psutil.Process(state["pid"])
+
+    def call(method: str, path: str):
+        request = urllib.request.Request(f"{base}/api/{path}", method=method, data=b"{}" if method == "POST" else None,
+                                         headers={"Authorization": f"token {token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"null")
+
+    assert call("POST", "kernels")[0] == 201  # a kernel, as a demo cell would start
+    jupyter = next(p for p in present.children(recursive=True) if "jaxdeck.live.jupyter" in " ".join(p.cmdline()))
+    home = Path(jupyter.environ()["JUPYTER_TOKEN_FILE"]).parent
+    deadline = time.monotonic() + 60
+    while not [p for p in jupyter.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]:
+        assert time.monotonic() < deadline, "no kernel started"
+        time.sleep(0.2)
+    tree = [present, *present.children(recursive=True)]
+
+    os.killpg(terminal.pid, signal.SIGHUP)  # the link drops: the terminal's whole session is hung up
+    terminal.wait(30)
+    time.sleep(1)
+    assert present.is_running() and call("GET", "status")[0] == 200, "the detached server went with its terminal"
+
+    stopped = subprocess.run(jaxdeck("present", "--stop"), cwd=repo, env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert stopped.returncode == 0, stopped.stderr
+    assert f"pid {present.pid}" in stopped.stdout
+    gone, alive = psutil.wait_procs(tree, timeout=10)
+    assert not alive, [p.pid for p in alive]
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    assert not home.exists()
+    assert not (repo / "build" / "present.json").exists()
+    again = subprocess.run(jaxdeck("present", "--stop"), cwd=repo, env=env, capture_output=True,
+                           text=True, timeout=60)
+    assert again.returncode != 0 and "no detached present is running here" in again.stderr
+    assert "Traceback" not in again.stderr
