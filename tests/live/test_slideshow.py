@@ -403,3 +403,99 @@ def test_the_restart_key_starts_a_new_kernel_and_says_so(talk, server):
     assert len(before - after) == 1 and len(after - before) == 1  # this deck's kernel replaced, the other kept
     talk.keyboard.press("r")
     wait_status(talk, "Recovered", 30)
+
+
+class Forward:
+    """A TCP forward on 127.0.0.1 to ``port``, as an SSH port forward is; ``cut()`` drops it and every
+    connection through it, ``restore()`` listens again on the same port."""
+
+    def __init__(self, port: int):
+        self.target = port
+        self.port = None
+        self.links: list = []
+        self.listener = None
+        self.restore()
+
+    def restore(self) -> None:
+        import socket
+        import threading
+
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port or 0))
+        listener.listen(64)
+        self.port, self.listener = listener.getsockname()[1], listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def _accept(self, listener) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            self.links += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source, sink) -> None:
+        import socket
+
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        import socket
+
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread, which lets the port go
+        except OSError:
+            pass
+        self.listener.close()
+        for link in self.links:
+            try:
+                link.shutdown(socket.SHUT_RDWR)
+                link.close()
+            except OSError:
+                pass
+        self.links = []
+
+
+def test_a_dropped_link_is_said_and_the_talk_goes_on_with_the_kernels_state_when_it_comes_back(browser, server):
+    port = int(server["base"].rsplit(":", 1)[1])
+    forward = Forward(port)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(f"http://127.0.0.1:{forward.port}/rise/slides/live_talk.md?token={server['token']}")
+        page.wait_for_selector("body.jd-live-ready", timeout=90000)
+        page.wait_for_function("() => window.jaxdeckLive.panel.sessionContext.session?.kernel?.status === 'idle'",
+                               timeout=60000)
+        in_kernel(page, "base = 41")  # what the setup slide defines, in the kernel before the link drops
+        forward.cut()  # the SSH session drops
+        page.wait_for_function("() => document.querySelector('.jd-live-status').innerText.includes('link to the server is down')",
+                               timeout=60000)
+        forward.restore()  # logged in again, the port forwarded again
+        page.wait_for_function("() => document.querySelector('.jd-live-status').innerText.includes('Reconnected')",
+                               timeout=120000)
+        go(page, (2, 0))
+        page.keyboard.press("Shift+Enter")
+        wait_output(page, "answer 42", 60)  # `base` is still defined: the same kernel, state intact
+    finally:
+        page.close()
+        forward.cut()

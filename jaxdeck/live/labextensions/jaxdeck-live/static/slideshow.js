@@ -284,7 +284,18 @@ window.jaxdeckSlideshow = (function () {
 
     function watchKernel(panel) {
       let restarting = false;
+      let lost = false;
       live.states = [];
+      // the browser's link to the server (an SSH forward, a network): JupyterLab reconnects on its own
+      panel.sessionContext.connectionStatusChanged.connect((_, link) => {
+        if (link !== "connected" && !lost && panel.sessionContext.session) {
+          lost = true;
+          say("The link to the server is down: reconnecting… (the kernel keeps its state)", { sticky: true, kind: "error" });
+        } else if (link === "connected" && lost) {
+          lost = false;
+          say("Reconnected to the server: the kernel kept its state.");
+        }
+      });
       panel.sessionContext.statusChanged.connect((_, state) => {
         live.states.push(state);
         if (state === "autorestarting" || state === "restarting") {
