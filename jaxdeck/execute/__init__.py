@@ -38,12 +38,13 @@ class Run:
 
 def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None, on_cell=None,
              cache: bool = True, lookup: bool = True, frozen: str | Path | None = None, cpus=None,
-             keep_kernel: bool = False) -> Run:
+             keep_kernel: bool = False, on_start=None) -> Run:
     """The executed notebook: from frozen outputs, from the cache, or from a real kernel run
     (on the CPUs ``cpus``, when decks are built side by side; the share goes into the provenance).
 
     ``cache``: use the execution cache at all; ``lookup``: reuse an entry (False runs afresh and
-    still stores the run); ``keep_kernel``: a kernel run leaves its kernel running in ``Run.kernel``.
+    still stores the run); ``keep_kernel``: a kernel run leaves its kernel running in ``Run.kernel``;
+    ``on_start(kernel)``: told of the kernel before it runs a cell.
     """
     from jaxdeck.execute import fingerprint
     from jaxdeck.execute.cache import ExecutionCache, cache_key, reuse_outputs
@@ -60,7 +61,7 @@ def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None
         if hit is not None:
             return Run(hit)
     pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
-    executed, kernel = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus)
+    executed, kernel = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus, on_start=on_start)
     try:
         env = env if env is not None else pending.result()
         record = BuildRecord.of(executed)

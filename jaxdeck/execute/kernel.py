@@ -385,12 +385,14 @@ def execute(nb, path: str | Path, *, timeout: float | None = None,
 
 
 def run_fresh(nb, path: str | Path, *, timeout: float | None = None,
-              on_cell: Callable[[int, int], None] | None = None, cpus: frozenset[int] | None = None):
-    """As :func:`execute`, and the kernel that ran it, left running for more cells (the preview's)."""
+              on_cell: Callable[[int, int], None] | None = None, cpus: frozenset[int] | None = None,
+              on_start: Callable[[Kernel], None] | None = None):
+    """As :func:`execute`, and its kernel left running (the preview's); ``on_start(kernel)`` first."""
     nb = copy.deepcopy(nb)
     began = time.perf_counter()
     kernel = Kernel(path, deck_timeout(nb, timeout), cpus=cpus)
     try:
+        on_start and on_start(kernel)
         kernel.run(nb, on_cell=on_cell)
     except BaseException:
         kernel.close()

@@ -95,6 +95,7 @@ class Session:
         self.stopping = False
         self._lock = threading.Lock()
         self._priming: threading.Thread | None = None
+        self._fresh_kernel = None  # the kernel of a fresh run in progress
 
     # -- what the page sees
 
@@ -209,16 +210,31 @@ class Session:
             return "no code to run"
         if self.stopping:
             raise DeckError(self.deck, None, "stopping")
-        run = execute.run_deck(nb, self.deck, self.root, timeout=self.timeout, lookup=use_cache, keep_kernel=True)
+        run = execute.run_deck(nb, self.deck, self.root, timeout=self.timeout, lookup=use_cache, keep_kernel=True,
+                               on_start=self._running)
         if run.kernel is None:
             self.publish(run.notebook, "outputs from the execution cache", warm=False)
             self._prime(nb)
             return "outputs from the execution cache; a kernel warms up behind them"
-        self.kernel = run.kernel
+        with self._lock:  # a stop may have come while the deck ran: then its kernel goes at once
+            keep, self._fresh_kernel = not self.stopping, None
+            if keep:
+                self.kernel = run.kernel
+        if not keep:
+            run.kernel.close()
+            raise DeckError(self.deck, None, "stopping")
         self.ran = [(cell_key(c), execute.cell_record(c)) for c in code_cells(run.notebook)]
         self.publish(run.notebook, "fresh kernel", warm=False, ran=code_cells(run.notebook))
         self._kernel_is("ready")
         return f"ran {len(self.ran)} cells in a fresh kernel"
+
+    def _running(self, kernel) -> None:
+        """The kernel of a fresh run in progress: closed by a stop (the run then ends at once)."""
+        with self._lock:
+            self._fresh_kernel = kernel
+            stopping = self.stopping
+        if stopping:
+            kernel.close()
 
     def _timeout(self, nb) -> float:
         return execute.deck_timeout(nb, self.timeout)
@@ -288,6 +304,9 @@ class Session:
         """Stop the warm kernel (and one warming up)."""
         with self._lock:
             self.stopping = True
+            running, self._fresh_kernel = self._fresh_kernel, None
+        if running is not None:
+            running.close()
         self._discard_kernel()
         if self._priming is not None:
             self._priming.join(timeout=10)
