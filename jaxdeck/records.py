@@ -77,10 +77,6 @@ class BuildRecord:
         return {k: getattr(self, k) for k in self.EXECUTION if getattr(self, k) is not None}
 
 
-def build_record(nb) -> BuildRecord:
-    return BuildRecord.of(nb)
-
-
 def update_build(nb, **fields: Any) -> BuildRecord:
     """Set ``fields`` of ``nb``'s build record (None removes one) and write it back; the record."""
     record = BuildRecord.of(nb)
