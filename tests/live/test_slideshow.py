@@ -140,16 +140,24 @@ def live_sizes(page):
 def test_live_type_matches_the_static_deck_and_grows_with_the_window(live, browser, built, tmp_path):
     outputs, _ = built(EXAMPLE)
     static = static_sizes(browser, outputs.html, 1280, 720)
-    measured = {}
+    measured, drawn = {}, {}
     for width, height in ((1280, 720), (1920, 1080)):
         page = live("example.md", width, height)
         measured[width] = live_sizes(page)
         go(page, DEMO)
+        drawn[width] = page.evaluate(DRAWN)
         page.screenshot(path=str(tmp_path / f"live-{width}.png"))
+    for width, where in drawn.items():  # the slide laid out at its own width, drawn inside the window
+        assert where["laid_out"] == 1280 and where["left"] >= 0 and where["right"] <= width, drawn
     for name, size in static.items():
         assert size and measured[1280][name], (name, static, measured)
         assert abs(measured[1280][name] - size) <= 0.10 * size, (name, size, measured[1280][name])
         assert measured[1920][name] >= 1.3 * measured[1280][name], (name, measured)
+
+
+#: the slides' layout width, and where they are drawn in the window
+DRAWN = """() => { const s = window.jaxdeckLive.reveal.getSlidesElement(), r = s.getBoundingClientRect();
+  return {laid_out: s.offsetWidth, left: Math.round(r.left), right: Math.round(r.right)}; }"""
 
 
 def test_a_window_grown_to_the_projector_draws_the_slide_larger(browser, server, remote):
@@ -177,9 +185,12 @@ def test_a_window_grown_to_the_projector_draws_the_slide_larger(browser, server,
         window_size(1920, 1080)  # dragged to the projector and made full screen, on the same slide
         page.wait_for_timeout(500)
         after = page.evaluate(SCALED_FONT, [code, True])
+        drawn = page.evaluate(DRAWN)
     finally:
         context.close()
     assert 1.4 * before <= after <= 1.6 * before, (before, after)
+    # laid out at the deck's width and drawn inside the window, not stretched to the window and cut off
+    assert drawn["laid_out"] == 1280 and drawn["left"] >= 0 and drawn["right"] <= 1920, drawn
 
 
 def test_slides_show_no_notebook_chrome_and_the_title_byline(live):
