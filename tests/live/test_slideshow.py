@@ -149,6 +149,7 @@ def test_live_type_matches_the_static_deck_and_grows_with_the_window(live, brows
         page.screenshot(path=str(tmp_path / f"live-{width}.png"))
     for width, where in drawn.items():  # the slide laid out at its own width, drawn inside the window
         assert where["laid_out"] == 1280 and where["left"] >= 0 and where["right"] <= width, drawn
+        assert where["tall"] == 720 and where["top"] >= 0 and where["bottom"] <= width * 9 // 16, drawn
     for name, size in static.items():
         assert size and measured[1280][name], (name, static, measured)
         assert abs(measured[1280][name] - size) <= 0.10 * size, (name, size, measured[1280][name])
@@ -157,7 +158,8 @@ def test_live_type_matches_the_static_deck_and_grows_with_the_window(live, brows
 
 #: the slides' layout width, and where they are drawn in the window
 DRAWN = """() => { const s = window.jaxdeckLive.reveal.getSlidesElement(), r = s.getBoundingClientRect();
-  return {laid_out: s.offsetWidth, left: Math.round(r.left), right: Math.round(r.right)}; }"""
+  return {laid_out: s.offsetWidth, tall: s.offsetHeight, left: Math.round(r.left), right: Math.round(r.right),
+          top: Math.round(r.top), bottom: Math.round(r.bottom)}; }"""
 
 
 def test_a_window_grown_to_the_projector_draws_the_slide_larger(browser, server, remote):
@@ -191,6 +193,7 @@ def test_a_window_grown_to_the_projector_draws_the_slide_larger(browser, server,
     assert 1.4 * before <= after <= 1.6 * before, (before, after)
     # laid out at the deck's width and drawn inside the window, not stretched to the window and cut off
     assert drawn["laid_out"] == 1280 and drawn["left"] >= 0 and drawn["right"] <= 1920, drawn
+    assert drawn["tall"] == 720 and drawn["top"] >= 0 and drawn["bottom"] <= 1080, drawn
 
 
 def test_slides_show_no_notebook_chrome_and_the_title_byline(live):

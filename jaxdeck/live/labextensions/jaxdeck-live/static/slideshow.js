@@ -406,12 +406,14 @@ window.jaxdeckSlideshow = (function () {
         // around it: lay out again whenever the slides' own box changes size (the window dragged to
         // the projector, F11, full screen), as the static deck does
         const relayout = () => Reveal.layout();
-        // RISE stretches the slides to the window (`width: 100% !important`), while reveal.js scales
-        // them as if they were the deck's width: in any window wider than the deck the slide is laid
-        // out wider than it is drawn, and runs off both sides. live.css holds them at this width.
-        const width = String(Reveal.getConfig().width);
-        if (/^\d+(\.\d+)?(px)?$/.test(width)) {
-          document.querySelector(".reveal").style.setProperty("--jd-slides-width", `${parseFloat(width)}px`);
+        // RISE stretches the slides to the window (width and height 100% !important), while reveal.js
+        // scales them as if they were the deck's size: in any window larger than the deck the slide is
+        // laid out larger than it is drawn and runs off every side. live.css holds them at this size.
+        for (const side of ["width", "height"]) {
+          const size = String(Reveal.getConfig()[side]);
+          if (/^\d+(\.\d+)?(px)?$/.test(size)) {
+            document.querySelector(".reveal").style.setProperty(`--jd-slides-${side}`, `${parseFloat(size)}px`);
+          }
         }
         new ResizeObserver(relayout).observe(document.querySelector(".reveal"));
         document.addEventListener("fullscreenchange", relayout);
