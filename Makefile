@@ -19,7 +19,7 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf check present present-stop preview test bench clean setup help lock FORCE
+.PHONY: all slides pdf check present present-stop rehearse preview test bench clean setup help lock FORCE
 
 all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
@@ -76,6 +76,9 @@ present: setup ## Jupyter + RISE on 127.0.0.1 with a token: make present [DECK=N
 
 present-stop: ## stop the present started with DETACH=1, and its kernels
 	$(PY) -m jaxdeck present --stop
+
+rehearse: setup ## a dress rehearsal of the live talk on this machine: make rehearse [DECK=NAME] [SIZE=1920x1080] [FAULTS=1]
+	$(PY) -m jaxdeck rehearse $(DECKS) $(if $(SIZE),--size $(SIZE),) $(if $(FAULTS),--faults,)
 
 preview: setup ## the HTML deck on 127.0.0.1, rebuilt on save, reloaded at the same slide: make preview [DECK=NAME] [PORT=N]
 	$(PY) -m jaxdeck preview $(DECKS) $(if $(filter command line environment,$(origin PORT)),--port $(PORT),)

@@ -29,6 +29,7 @@ COMMANDS = {
     "check": ("jaxdeck.commands.check", "lint decks in a real browser: overflow, notes, slow cells, images"),
     "present": ("jaxdeck.commands.present", "present a deck live with Jupyter + RISE"),
     "preview": ("jaxdeck.commands.preview", "serve a deck's HTML on 127.0.0.1 and reload it on every save"),
+    "rehearse": ("jaxdeck.commands.rehearse", "a dress rehearsal of the live talk here: every slide, cell and size"),
     "bench": ("jaxdeck.commands.bench", "run the performance benchmarks into build/bench"),
 }
 

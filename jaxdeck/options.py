@@ -17,6 +17,7 @@ TYPES: dict[str, type | tuple[type, ...]] = {
     "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
     "theme": str, "transition": str, "width": int, "height": int,
     "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
+    "duration": (int, float), "words_per_minute": int,
 }
 
 
@@ -36,6 +37,8 @@ class DeckOptions:
     slide_number: bool | str = "c/t"
     timeout: float | None = None
     budget_s: float = 2.0
+    duration: float | None = None      # the talk's length in minutes, for the rehearsal's clock
+    words_per_minute: int = 130        # the presenter's pace, for the rehearsal's clock
 
     @classmethod
     def of(cls, metadata: Mapping[str, Any] | DeckOptions | None) -> DeckOptions:

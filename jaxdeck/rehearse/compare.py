@@ -1,0 +1,108 @@
+"""Each live cell set against the build of the same source: its time, its errors, its warnings.
+
+The build's executed notebook (``build/notebooks/NAME.ipynb``) is what the slides and the PDFs
+show; a cell is matched there by its source (the first unmatched cell with the same text), so a
+deck edited since keeps what it can. A live error or stderr line is new when the build's cell
+did not have it, numbers and addresses aside (a warning that names a size or a time is the same
+warning).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from jaxdeck.check.deck import SLOW_TAG
+from jaxdeck.rehearse.record import CellRun, Problem
+
+_NUMBERS = re.compile(r"0x[0-9a-fA-F]+|\d+(?:\.\d+)?")
+
+
+@dataclass
+class BuiltCell:
+    """What the build kept of one code cell."""
+
+    duration_s: float | None
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def output_errors(outputs: list[dict]) -> list[str]:
+    """``Name: value`` of each error output."""
+    return [f"{o.get('ename', 'Error')}: {str(o.get('evalue', '')).splitlines()[0] if o.get('evalue') else ''}".rstrip(": ")
+            for o in outputs if o.get("output_type") == "error"]
+
+
+def output_warnings(outputs: list[dict]) -> list[str]:
+    """The non-blank lines a cell wrote to stderr."""
+    lines = []
+    for o in outputs:
+        if o.get("output_type") == "stream" and o.get("name") == "stderr":
+            text = o.get("text", "")
+            text = "".join(text) if isinstance(text, list) else text
+            lines += [line.strip() for line in text.splitlines() if line.strip()]
+    return lines
+
+
+def _shape(line: str) -> str:
+    return _NUMBERS.sub("#", line)
+
+
+def built_cells(nb) -> dict[str, list[BuiltCell]]:
+    """The build's code cells by source, in order (a source may appear more than once)."""
+    from jaxdeck.records import cell_info
+
+    found: dict[str, list[BuiltCell]] = defaultdict(list)
+    if nb is None:
+        return found
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        outputs = [dict(o) for o in cell.get("outputs", [])]
+        found[cell.source.strip()].append(BuiltCell(cell_info(cell).get("duration_s"), output_errors(outputs),
+                                                    output_warnings(outputs)))
+    return found
+
+
+def take(built: dict[str, list[BuiltCell]], source: str) -> BuiltCell | None:
+    """The build's cell for ``source`` (each build cell is matched once)."""
+    same = built.get(source.strip())
+    return same.pop(0) if same else None
+
+
+def cell_run(line: int | None, status: str, live_s: float | None, outputs: list[dict], error: str | None,
+             tags: list[str], budget_s: float, before: BuiltCell | None, checks: list[dict]) -> CellRun:
+    """The record of one live run, with what is new against the build."""
+    errors, warnings = output_errors(outputs), output_warnings(outputs)
+    if error and not errors:
+        errors = [error]
+    seen_errors = {_shape(e) for e in before.errors} if before else set()
+    seen_warnings = {_shape(w) for w in before.warnings} if before else set()
+    return CellRun(line=line, status=status, live_s=None if live_s is None else round(live_s, 4),
+                   build_s=before.duration_s if before else None,
+                   budget_s=None if SLOW_TAG in tags else budget_s, error=error,
+                   new_errors=[e for e in errors if _shape(e) not in seen_errors],
+                   new_warnings=[w for w in warnings if _shape(w) not in seen_warnings], checks=checks)
+
+
+def problems_of(number: int, cell: CellRun) -> list[Problem]:
+    """What in one live run would embarrass the presenter."""
+    found = []
+    if cell.status == "timeout":
+        found.append(Problem(number, "timeout", f"still running after {cell.live_s:.0f} s; it was interrupted",
+                             cell.line))
+    for error in cell.new_errors:
+        found.append(Problem(number, "error", f"raised {error} live" + (" (the build did not)" if cell.build_s is not None
+                                                                          else ""), cell.line))
+    for warning in cell.new_warnings:
+        found.append(Problem(number, "warning", f"wrote '{warning[:120]}' live", cell.line))
+    if cell.status != "timeout" and cell.budget_s is not None and cell.live_s is not None and cell.live_s > cell.budget_s:
+        built = f" (the build took {cell.build_s:.2f} s)" if cell.build_s is not None else ""
+        found.append(Problem(number, "budget", f"took {cell.live_s:.2f} s live, over the {cell.budget_s:g} s budget"
+                             f"{built}; make it faster, or tag it '{SLOW_TAG}'", cell.line))
+    for check in cell.checks:
+        if not check.get("ok"):
+            found.append(Problem(number, "check", f"the claim checked after this cell no longer holds: "
+                                 f"{check.get('message') or 'an assertion failed'}", cell.line))
+    return found

@@ -1,0 +1,112 @@
+"""`jaxdeck rehearse` end to end: its real live server, kernel and headless Chromium, on a small deck.
+
+The deck (tests/fixtures/rehearsed_talk.md) reads how many rows to print and how long to wait
+from two files beside it. It is built with a few rows and no wait, so its build fits and keeps to
+its budget; the rehearsal then runs it as built (a clean talk, with a fault injected) and again
+with many rows and a long wait, as a GPU box that prints or takes more would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import psutil
+import pytest
+
+from support import ROOT, run_cli
+
+DECK = ROOT / "tests" / "fixtures" / "rehearsed_talk.md"
+
+pytestmark = pytest.mark.browser
+
+
+def left_behind(repo: Path) -> list[str]:
+    """Processes still running in ``repo`` (a server, a kernel, a browser started there)."""
+    found = []
+    for process in psutil.process_iter(["pid", "cwd", "cmdline"]):
+        try:
+            if process.info["cwd"] and Path(process.info["cwd"]).resolve().is_relative_to(repo):
+                found.append(" ".join(process.info["cmdline"] or [])[:120])
+        except (psutil.Error, ValueError, OSError):
+            pass
+    return found
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    """A repository with the deck, built with 3 rows and no wait."""
+    root = tmp_path_factory.mktemp("rehearse").resolve()
+    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
+    (root / "slides").mkdir()
+    shutil.copy(DECK, root / "slides" / "talk.md")
+    (root / "slides" / "lines.txt").write_text("3")
+    (root / "slides" / "pause.txt").write_text("0")
+    built = run_cli("build", "slides/talk.md", cwd=root)
+    assert built.returncode == 0, built.stdout + built.stderr
+    return root
+
+
+def rehearse(repo: Path, *args: str):
+    done = run_cli("rehearse", "slides/talk.md", *args, cwd=repo, timeout=300)
+    report = repo / "build" / "rehearsal" / "talk.json"
+    return done, json.loads(report.read_text()) if report.is_file() else None
+
+
+def test_a_clean_talk_rehearses_with_exit_0_and_comes_back_from_a_killed_kernel(repo):
+    (repo / "slides" / "lines.txt").write_text("3")
+    (repo / "slides" / "pause.txt").write_text("0")
+    done, report = rehearse(repo, "--faults")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert report["ok"] and report["problems"] == []
+    assert [s["title"] for s in report["slides"]] == ["A rehearsed talk", "Setup", "What it prints",
+                                                      "How long it waits", "The end"]
+    assert report["cells"] == 4 and report["sizes"] == ["1280x720", "1920x1080"]
+    for slide in report["slides"]:
+        assert set(slide["fits"]) == {"1280x720", "1920x1080"}
+        for cell in slide["cells"]:
+            assert cell["status"] == "ok" and cell["build_s"] is not None and cell["live_s"] < 1
+    waits = report["slides"][3]["cells"][0]
+    assert waits["checks"] == [{"ok": True, "message": None}]  # the claim check ran after it, live
+    # the kernel was killed at the middle slide with code, R re-ran the cells before it, and the
+    # last slide printed what the recovered kernel held
+    assert report["faults"]["slide"] == 3 and report["faults"]["recovered"], report["faults"]
+    assert report["estimate_s"] > 0 and report["duration_min"] == 1
+    assert "ready to present" in done.stdout
+    html = (repo / "build" / "rehearsal" / "talk.html").read_text()
+    assert "Ready to present" in html and "data:image/png" not in html  # pictures only of problems
+    assert left_behind(repo) == []
+
+
+def test_what_overflows_or_runs_long_only_live_is_named_by_slide_with_exit_1(repo):
+    (repo / "slides" / "lines.txt").write_text("40")
+    (repo / "slides" / "pause.txt").write_text("1.5")
+    try:
+        done, report = rehearse(repo, "--size", "1600x900")
+    finally:
+        (repo / "slides" / "lines.txt").write_text("3")
+        (repo / "slides" / "pause.txt").write_text("0")
+    assert done.returncode == 1, done.stdout + done.stderr
+    kinds = {(p["slide"], p["kind"]) for p in report["problems"]}
+    assert (3, "overflow") in kinds, report["problems"]
+    assert (4, "budget") in kinds, report["problems"]
+    assert all(slide in (3, 4) for slide, _ in kinds), report["problems"]
+    assert report["sizes"] == ["1280x720", "1600x900"]
+    prints = report["slides"][2]
+    assert not prints["fits"]["1280x720"]["down"] <= 2 and prints["cells"][0]["build_s"] is not None
+    waits = report["slides"][3]["cells"][0]
+    assert waits["live_s"] >= 1.5 and waits["build_s"] < 0.5
+    assert re.search(r"^slide 3\b.*: overflow: ", done.stdout, re.M), done.stdout
+    assert re.search(r"^slide 4 \(line 41\): budget: took 1\.\d+ s live, over the 1 s budget", done.stdout, re.M), done.stdout
+    html = (repo / "build" / "rehearsal" / "talk.html").read_text()
+    assert html.count("data:image/png") >= 2  # a picture of each slide with a problem
+    assert left_behind(repo) == []
+
+
+def test_a_bad_size_is_one_line_and_nothing_starts(repo):
+    done = run_cli("rehearse", "slides/talk.md", "--size", "wide", cwd=repo)
+    assert done.returncode == 1
+    assert done.stderr.strip() == "error: --size 'wide' is not WIDTHxHEIGHT; write it as 1920x1080"
+    assert "Traceback" not in done.stderr
