@@ -9,8 +9,13 @@ with many rows and a long wait, as a GPU box that prints or takes more would.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import psutil
@@ -110,3 +115,22 @@ def test_a_bad_size_is_one_line_and_nothing_starts(repo):
     assert done.returncode == 1
     assert done.stderr.strip() == "error: --size 'wide' is not WIDTHxHEIGHT; write it as 1920x1080"
     assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_mid_rehearsal_leaves_no_server_kernel_or_browser(repo):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", "rehearse", "slides/talk.md"], cwd=repo,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in process.stdout:  # the server, the kernel and the browser are all up once a cell has run
+        lines.append(line)
+        if "cell on line" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    rest, _ = process.communicate(timeout=60)
+    assert process.returncode == 130, "".join(lines) + rest
+    assert "interrupted" in rest and "Traceback" not in rest
+    deadline = time.monotonic() + 10
+    while left_behind(repo) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert left_behind(repo) == []
