@@ -134,3 +134,33 @@ def test_ctrl_c_mid_rehearsal_leaves_no_server_kernel_or_browser(repo):
     while left_behind(repo) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert left_behind(repo) == []
+
+
+def test_a_slide_too_long_for_the_projector_scrolls_to_its_end_inside_the_frame(repo, browser):
+    """RISE gives a slide taller than the window a scroll box 95vh tall: in window pixels, on a slide
+    scaled 1.44 times at 1920x1080, so the box ran past the frame and its last rows were out of reach."""
+    from jaxdeck.live.server import start_server
+    from jaxdeck.rehearse import walk
+
+    (repo / "slides" / "lines.txt").write_text("40")
+    server = start_server(repo, port=0, decks_dir="slides", build_dir="build")
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    try:
+        walk.open_slideshow(page, server.slideshow_url(repo / "slides" / "talk.md"))
+        for h in (1, 2):
+            page.evaluate(f"() => window.jaxdeckLive.reveal.slide({h}, 0)")
+            walk.selected(page)
+            walk.press_run(page, walk.on_show(page)["cells"][0], 30)
+        page.evaluate("() => window.jaxdeckLive.reveal.slide(3, 0)")  # away and back: RISE makes it scroll
+        page.evaluate("() => window.jaxdeckLive.reveal.slide(2, 0)")
+        page.wait_for_function("() => window.jaxdeckLive.reveal.getCurrentSlide().style.overflowY === 'scroll'")
+        box = page.evaluate("""() => { const s = window.jaxdeckLive.reveal.getCurrentSlide();
+          s.scrollTop = s.scrollHeight;
+          const rows = [...s.querySelectorAll('.jp-OutputArea-output pre')].pop().getBoundingClientRect();
+          return {frame: window.jaxdeckLive.reveal.getSlidesElement().getBoundingClientRect().bottom,
+                  box: s.getBoundingClientRect().bottom, last: rows.bottom}; }""")
+    finally:
+        page.close()
+        server.stop()
+        (repo / "slides" / "lines.txt").write_text("3")
+    assert box["box"] <= box["frame"] + 1 and box["last"] <= box["frame"] + 1, box
