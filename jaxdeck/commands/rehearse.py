@@ -21,6 +21,9 @@ def add_arguments(command) -> None:
     command.add_argument("--out", type=Path, default=Path("build"),
                          help="build folder: the build compared with, and rehearsal/ for the reports (default: build)")
     command.add_argument("--log", type=Path, default=None, help="write the Jupyter server's log to this file")
+    command.add_argument("--attach", action="store_true",
+                         help="rehearse on the running `present --detach` (its kernel stays warm for the talk) "
+                              "instead of a server of its own")
 
 
 def run(args) -> int:
@@ -34,7 +37,8 @@ def run(args) -> int:
         raise DeckError(None, None, "no decks to rehearse", "add a Markdown deck to slides/ or name one")
     failed = 0
     for deck in decks:
-        record = rehearse(deck, args.out, projector=projector, faults=args.faults, log=args.log)
+        record = rehearse(deck, args.out, projector=projector, faults=args.faults, log=args.log,
+                          attached=args.attach)
         json_path, html_path = write(record, args.out)
         print_report(record, json_path, html_path)
         failed += not record.ok

@@ -1,8 +1,9 @@
 """One rehearsal of one deck, from its source to its record: the server, the browser, the walk.
 
 The live server is started as ``present`` starts it (port 0, the deck's folder, the build's
-outputs) unless one is handed in; the browser is jaxdeck's headless Chromium. Both are gone when
-:func:`rehearse` returns or raises, a stop signal included.
+outputs), or is the running ``present --detach``'s (``--attach``, left running); the browser is
+jaxdeck's headless Chromium. What was started is gone when :func:`rehearse` returns or raises, a
+stop signal included.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import socket
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import parse_qs, quote, urlsplit
 
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError, display_path
@@ -54,6 +57,31 @@ def read_build(deck: Path, out: Path):
                         "rebuild it: make slides DECK=NAME") from None
 
 
+@dataclass(frozen=True)
+class Attached:
+    """The server of a running ``present --detach``, rehearsed against and left running."""
+
+    base: str
+    token: str
+    root: Path
+
+    def slideshow_url(self, deck: Path) -> str:
+        path = Path(deck).resolve().relative_to(self.root).as_posix()
+        return f"{self.base}/rise/{quote(path)}?token={self.token}"
+
+
+def attach(out: Path, root: Path) -> Attached:
+    """The detached present recorded in ``out`` (started from ``root``), or a one-line error."""
+    from jaxdeck.live import detached
+
+    state = detached.running(out)
+    if not state or "lab" not in state:
+        raise DeckError(None, None, f"no detached present is running from {display_path(out)}",
+                        "start one with `make present DETACH=1`, or rehearse without --attach")
+    url = urlsplit(state["lab"])
+    return Attached(f"{url.scheme}://{url.netloc}", parse_qs(url.query)["token"][0], root)
+
+
 @contextlib.contextmanager
 def live_server(root: Path, deck: Path, out: Path, log: Path | None, server=None):
     """A live server for ``deck``: the one handed in, else one started as ``present`` starts it."""
@@ -73,8 +101,9 @@ def live_server(root: Path, deck: Path, out: Path, log: Path | None, server=None
 
 
 def rehearse(deck: Path, out: Path = Path("build"), projector: tuple[int, int] = PROJECTOR, faults: bool = False,
-             log: Path | None = None, server=None, say=print) -> Rehearsal:
-    """Walk ``deck``'s live slideshow on this machine; the record of what it found."""
+             log: Path | None = None, attached: bool = False, say=print) -> Rehearsal:
+    """Walk ``deck``'s live slideshow on this machine; the record of what it found. ``attached``: on the
+    server of the running ``present --detach`` (its kernel, warm for the talk), left running after."""
     from jaxdeck.browser import chromium
     from jaxdeck.read import deck_to_notebook
     from jaxdeck.read.structure import notes_by_slide, slide_count
@@ -99,6 +128,7 @@ def rehearse(deck: Path, out: Path = Path("build"), projector: tuple[int, int] =
     else:
         say(f"{display_path(deck)}: no build in {display_path(out)} to compare with; times and outputs are checked "
             "against the budget only (make slides builds it)")
+    server = attach(out, root) if attached else None
     before = compare.built_cells(built)
     timeout_s = float(options.timeout or TIMEOUT_S)
 

@@ -164,3 +164,20 @@ def test_a_slide_too_long_for_the_projector_scrolls_to_its_end_inside_the_frame(
         server.stop()
         (repo / "slides" / "lines.txt").write_text("3")
     assert box["box"] <= box["frame"] + 1 and box["last"] <= box["frame"] + 1, box
+
+
+def test_attach_rehearses_on_the_detached_present_and_leaves_it_running(repo):
+    missing = run_cli("rehearse", "slides/talk.md", "--attach", cwd=repo)
+    assert missing.returncode == 1 and missing.stderr.startswith("error: no detached present is running from build")
+    started = run_cli("present", "slides/talk.md", "--detach", "--port", "0", cwd=repo)
+    assert started.returncode == 0, started.stdout + started.stderr
+    try:
+        state = json.loads((repo / "build" / "present.json").read_text())
+        done, report = rehearse(repo, "--attach")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert report["ok"] and report["cells"] == 4
+        assert psutil.pid_exists(state["pid"]) and (repo / "build" / "present.json").is_file()  # still presenting
+    finally:
+        stopped = run_cli("present", "--stop", cwd=repo)
+    assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+    assert left_behind(repo) == []
