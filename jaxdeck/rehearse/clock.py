@@ -1,7 +1,8 @@
 """The talk clock: how long each slide takes, from its speaker notes and its cells' live time.
 
-A presenter says about what the notes say, at some 130 words a minute (a measured, explaining
-pace; the deck may set another with ``words_per_minute:``), and waits for each cell to run.
+A presenter says about what the notes say (on a slide without notes, what the slide says), at some
+130 words a minute (a measured, explaining pace; the deck may set another with
+``words_per_minute:``), and waits for each cell to run.
 """
 
 from __future__ import annotations

@@ -86,6 +86,7 @@ class SlideRun:
     cells: list[CellRun] = field(default_factory=list)
     fits: dict[str, Fit] = field(default_factory=dict)   # "WxH" -> Fit
     notes_words: int = 0
+    text_words: int = 0                # the words on the slide, said where it has no notes
     estimate_s: float = 0.0
     pictures: dict[str, str] = field(default_factory=dict)  # "WxH" -> PNG as base64, where a problem is
 

@@ -198,6 +198,7 @@ def fault_problems(faults: dict | None) -> list[Problem]:
 def clock_the_talk(record: Rehearsal, notes: dict[int, list[str]]) -> None:
     for slide in record.slides:
         slide.notes_words = clock.words(notes.get(slide.number, []))
-        slide.estimate_s = round(clock.slide_seconds(slide.notes_words, slide.live_s, record.words_per_minute), 1)
+        said = slide.notes_words or slide.text_words  # a tutorial's slides carry their text, not notes
+        slide.estimate_s = round(clock.slide_seconds(said, slide.live_s, record.words_per_minute), 1)
     if record.duration_min and record.estimate_s > 60 * record.duration_min * 1.05:
         record.problems.append(Problem(None, "clock", clock.verdict(record.estimate_s, record.duration_min)))

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Callable
 
 from jaxdeck.browser import script
+from jaxdeck.rehearse.clock import words
 from jaxdeck.rehearse.record import Fit, SlideRun
 
 #: RISE moves the selection onto a slide's first code cell 450 ms after the slide changes
@@ -168,7 +169,8 @@ def walk(page, size: str, timeout_s: float, slides: list[SlideRun], fault_at: Ca
     while True:
         show = on_show(page)
         if not slides or slides[-1].number != show["number"]:
-            slides.append(SlideRun(number=show["number"], h=show["h"], v=show["v"], title=show["title"]))
+            slides.append(SlideRun(number=show["number"], h=show["h"], v=show["v"], title=show["title"],
+                                   text_words=words([show["text"]])))
             done: set[int] = set()
             if show["cells"]:
                 selected(page)

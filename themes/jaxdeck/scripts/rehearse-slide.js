@@ -22,12 +22,17 @@
     runnable.push({ index, line: where.line || null, source: cell.model.sharedModel.getSource(),
                     visible: !hiddenFragment(cell.node), checks, tags: tags(cell) });
   });
+  // the words on the slide itself (its Markdown, not its notes): what a presenter without notes says
+  let text = '';
+  for (const md of slide.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown')) {
+    if (!md.closest('aside.notes, .jd-notes-cells') && md.closest('section') === slide) text += ' ' + md.innerText;
+  }
   const heading = slide.querySelector('h1, h2, h3');
   const title = heading ? heading.textContent.replace(/¶/g, '').trim() : '';
   const at = reveal.getIndices();
   const active = cells[live.panel.content.activeCellIndex];
   return {
-    number: reveal.getSlidePastCount() + 1, h: at.h, v: at.v || 0, title,
+    number: reveal.getSlidePastCount() + 1, h: at.h, v: at.v || 0, title, text: text.trim(),
     fragmentsLeft: reveal.availableFragments().next,
     last: reveal.getSlidePastCount() + 1 >= reveal.getTotalSlides() && !reveal.availableFragments().next,
     cells: runnable, activeOnSlide: !!active && slideOf(active.node) === slide,
