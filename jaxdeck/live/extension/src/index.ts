@@ -21,7 +21,7 @@ import Reveal from 'reveal.js';
 
 import './console';
 import { watchKernel } from './kernel';
-import { decorate, followSize, syncSteps } from './layout';
+import { decorate, followSize, keepToolbarOut, syncSteps } from './layout';
 import { type Live, StatusLine } from './live';
 import { addKeys, keepFocusOnDeck, listOnHelp } from './keys';
 import { Runner } from './run';
@@ -83,6 +83,7 @@ function activate(app: JupyterFrontEnd, tracker: INotebookTracker): void {
     start(tracker.currentWidget);
   } else {
     tracker.widgetAdded.connect((_, panel) => {
+      keepToolbarOut(panel);
       if (!live.panel) {
         start(panel);
       }

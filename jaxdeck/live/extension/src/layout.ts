@@ -156,3 +156,18 @@ export function followSize(reveal: RevealApi): void {
   }
   document.addEventListener('fullscreenchange', relayout);
 }
+
+/**
+ * RISE hides the notebook's toolbar on its page but leaves it in the DOM. Attached there, its
+ * <jp-toolbar> element (@jupyter/web-components) derives its colour design token from its
+ * parent's, and @microsoft/fast-foundation 2.50.0, which RISE's bundle carries, re-enters that
+ * derivation without end when the parent's token node is created after the toolbar's buttons'
+ * (microsoft/fast#7057): each load logged 7 to 39 "RangeError: Maximum call stack size
+ * exceeded" from fast-foundation's DesignTokenBindingObserver.handleChange. A toolbar taken out
+ * of the panel before RISE attaches it is never connected, and nobody sees it anyway.
+ */
+export function keepToolbarOut(panel: NotebookPanel): void {
+  if (!panel.isAttached) {
+    panel.toolbar.parent = null;
+  }
+}
