@@ -44,13 +44,13 @@ $(UV):
 	@test -x $@ || { echo "could not install uv $(UV_VERSION) from PyPI: try make INSTALLER=pip"; exit 1; }
 
 ifeq ($(INSTALLER),pip)
-$(PY_STAMP): pyproject.toml requirements.lock
+$(PY_STAMP): pyproject.toml setup.py requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 else
-$(PY_STAMP): pyproject.toml uv.lock $(RESYNC)
+$(PY_STAMP): pyproject.toml setup.py uv.lock $(RESYNC)
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) $(UV)
 	UV_PYTHON_DOWNLOADS=never $(UV) sync --quiet --frozen --python $(PYTHON) --extra dev $(EXTRAS:%=--extra %)
 	@echo '$(EXTRAS)' > $(VENV)/.jaxdeck-extras
