@@ -251,7 +251,8 @@ def test_speaker_view_shows_this_slides_notes_and_leaves_the_main_view_where_it_
 
 
 def test_a_slideshow_loads_with_no_error_in_the_console(browser, server, remote):
-    """Both decks load, their kernels connect and the widget manager starts with nothing logged as an error.
+    """Both decks load, their kernels connect and the widget manager starts with nothing logged as an error;
+    so does JupyterLab's page.
 
     Before, every load logged 7 to 39 "RangeError: Maximum call stack size exceeded", all from RISE's
     own bundle (static/rise/4437.bundle.js): RISE hides the notebook's toolbar but leaves it in the
@@ -280,6 +281,20 @@ def test_a_slideshow_loads_with_no_error_in_the_console(browser, server, remote)
         finally:
             page.close()
         assert errors == [], (deck, errors)
+    # JupyterLab's own page loads the extension too (the same server), where it does nothing: it must
+    # not ask for reveal.js there, which only RISE's page shares
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    errors = []
+    page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"uncaught {e}"))
+    try:
+        with page.expect_request(lambda r: "/lab/extensions/jaxdeck-live/static/" in r.url, timeout=90000):
+            page.goto(f"{server['base']}/lab?token={server['token']}")
+        page.wait_for_selector("#jp-main-dock-panel", timeout=90000)
+        page.wait_for_timeout(2000)  # its plugins activated
+    finally:
+        page.close()
+    assert errors == [], ("JupyterLab", errors)
 
 
 #: the registry's execute, recording what it is asked to run, and running none of ours (no kernel is touched)

@@ -17,7 +17,6 @@
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { INotebookTracker, NotebookActions, type NotebookPanel } from '@jupyterlab/notebook';
-import Reveal from 'reveal.js';
 
 import './console';
 import { watchKernel } from './kernel';
@@ -31,10 +30,12 @@ import { ignoreSpeakerViewState } from './speaker';
 /** RISE selects the slide's first code cell 450 ms after a move: focus is taken back after it. */
 const AUTO_SELECT_MS = 500;
 
-function activate(app: JupyterFrontEnd, tracker: INotebookTracker): void {
+async function activate(app: JupyterFrontEnd, tracker: INotebookTracker): Promise<void> {
   if (app.name !== 'Rise') {
     return; // the same extension loads in JupyterLab: nothing to do there
   }
+  // only RISE's page shares reveal.js (JupyterLab's has none): asked for here, not when the module loads
+  const Reveal = (await import('reveal.js')).default;
   const live: Live = { panel: null, commands: app.commands, reveal: Reveal, busy: false, checks: [], states: [] };
   window.jaxdeckLive = live;
   const status = new StatusLine();
