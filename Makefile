@@ -14,12 +14,20 @@ EXTRAS ?= $(REMEMBERED)
 RESYNC := $(if $(filter-out $(REMEMBERED),$(EXTRAS))$(filter-out $(EXTRAS),$(REMEMBERED)),FORCE,)
 JOBS ?=
 NPM_STAMP := node_modules/.jaxdeck-installed
+# the live slideshow's front end: TypeScript in LIVE_EXT, built as a JupyterLab prebuilt extension
+# into jaxdeck/live/labextensions/jaxdeck-live/ (its package.json's jupyterlab.outputDir), where
+# the server loads it from; it belongs to the toolchain beside this Makefile, also when another
+# folder runs it (make -f)
+TOOLCHAIN := $(patsubst %/,%,$(dir $(abspath $(firstword $(MAKEFILE_LIST)))))
+LIVE_EXT ?= $(TOOLCHAIN)/jaxdeck/live/extension
+LIVE_BUILT = $(abspath $(LIVE_EXT)/../labextensions/jaxdeck-live/package.json)
+LIVE_SOURCES = $(LIVE_EXT)/package.json $(LIVE_EXT)/tsconfig.json $(wildcard $(LIVE_EXT)/src/*.ts)
 DECK ?=
 PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf check present present-stop rehearse preview test bench clean setup help lock FORCE
+.PHONY: all slides pdf check present present-stop rehearse preview test bench clean setup extension help lock FORCE
 
 all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
@@ -36,13 +44,13 @@ $(UV):
 	@test -x $@ || { echo "could not install uv $(UV_VERSION) from PyPI: try make INSTALLER=pip"; exit 1; }
 
 ifeq ($(INSTALLER),pip)
-$(PY_STAMP): pyproject.toml requirements.lock
+$(PY_STAMP): pyproject.toml setup.py requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 else
-$(PY_STAMP): pyproject.toml uv.lock $(RESYNC)
+$(PY_STAMP): pyproject.toml setup.py uv.lock $(RESYNC)
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) $(UV)
 	UV_PYTHON_DOWNLOADS=never $(UV) sync --quiet --frozen --python $(PYTHON) --extra dev $(EXTRAS:%=--extra %)
 	@echo '$(EXTRAS)' > $(VENV)/.jaxdeck-extras
@@ -55,12 +63,27 @@ lock: $(UV) ## after editing pyproject.toml's dependencies: re-lock (uv.lock) an
 	$(UV) lock
 	$(UV) export --quiet --frozen --extra dev --no-emit-project --output-file requirements.lock
 
-$(NPM_STAMP): package.json package-lock.json
-	@command -v npm >/dev/null || { echo "npm not found: install Node.js (sudo apt-get install nodejs npm) to fetch reveal.js and KaTeX"; exit 1; }
+# npm ci installs reveal.js and KaTeX (decks load them) and, as an npm workspace, the live
+# extension's dependencies and its builder (@jupyterlab/builder, TypeScript)
+$(NPM_STAMP): package.json package-lock.json jaxdeck/live/extension/package.json
+	@command -v npm >/dev/null || { echo "npm not found: install Node.js (sudo apt-get install nodejs npm) to fetch reveal.js, KaTeX and the live extension's builder"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-setup: $(PY_STAMP) $(NPM_STAMP) ## install Python and front-end dependencies
+# tsc, then `jupyter labextension build` (in JupyterLab 4.6 an alias of jupyter-builder build),
+# against the installed JupyterLab's core package metadata: offline, and its shared packages
+# are the ones this JupyterLab provides. Its chatter is shown only when it fails.
+$(LIVE_BUILT): $(LIVE_SOURCES) package-lock.json $(NPM_STAMP) $(PY_STAMP)
+	@echo "building the live slideshow's extension"
+	@node_modules/.bin/tsc -p $(LIVE_EXT)
+	@core=$$($(PY) -c 'import jupyterlab, pathlib; print(pathlib.Path(jupyterlab.__file__).parent / "staging" / "package.json")') \
+	  && out=$$($(VENV)/bin/jupyter-builder build $(LIVE_EXT) --core-package-file "$$core" 2>&1) \
+	  || { echo "$$out"; exit 1; }
+	@test -f $@ && touch $@
+
+setup: $(PY_STAMP) $(NPM_STAMP) $(LIVE_BUILT) ## install Python and front-end dependencies, build the live extension
+
+extension: $(LIVE_BUILT)
 
 slides: setup ## convert + execute + export HTML: build/notebooks/NAME.ipynb, build/html/NAME.html
 	$(PY) -m jaxdeck build $(if $(JOBS),--jobs $(JOBS),) $(DECKS)

@@ -1,4 +1,4 @@
-"""Packaging hook: a wheel carries the theme and the front-end files a deck loads.
+"""Packaging hook: a wheel carries the theme, the front-end files a deck loads, and the live extension built.
 
 Everything else lives in pyproject.toml. In the repository the code reads ``themes/`` and
 ``node_modules/`` where they are (an editable install copies nothing); a built wheel gets
@@ -6,12 +6,15 @@ copies of them inside the package, as ``jaxdeck/themes/`` and ``jaxdeck/npm/PACK
 (only the reveal.js and KaTeX files listed in ``NPM_FILES`` in jaxdeck/html/assets.py, from
 the node_modules/ that ``npm ci`` installs as pinned by package-lock.json), so an installed
 jaxdeck builds decks offline in any folder. An sdist carries the same files, so a wheel
-built from it needs no npm either.
+built from it needs no npm either. The live slideshow's extension goes in as package data
+(``jaxdeck/live/labextensions/``, pyproject.toml) once ``make`` has built it from
+``jaxdeck/live/extension/``; a wheel or sdist without it is refused.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import shutil
 from pathlib import Path
 
@@ -21,6 +24,7 @@ from setuptools.command.sdist import sdist
 
 HERE = Path(__file__).resolve().parent
 ASSETS = HERE / "jaxdeck" / "html" / "assets.py"
+LIVE_EXTENSION = HERE / "jaxdeck" / "live" / "labextensions" / "jaxdeck-live"
 SKIP = ("__pycache__", ".DS_Store")
 
 
@@ -56,12 +60,25 @@ def copy_npm(target: Path, node_modules: Path = HERE / "node_modules") -> None:
             copy_tree(root / entry, target / package / entry)
 
 
+def check_live_extension(folder: Path = LIVE_EXTENSION) -> None:
+    """The built live extension must be in ``folder``: the server refuses to start without it."""
+    try:
+        load = json.loads((folder / "package.json").read_text(encoding="utf-8"))["jupyterlab"]["_build"]["load"]
+    except (OSError, ValueError, KeyError, TypeError):
+        load = None
+    if load is None or not (folder / load).is_file():
+        raise SystemExit(f"error: the live slideshow's extension is not built in {folder}; run `make setup` "
+                         "in the repository before building a wheel or an sdist")
+
+
 def bundle(target: Path, themes: Path = HERE / "themes") -> None:
-    """Copy the theme to ``target/themes`` and the npm files decks load to ``target/npm``."""
+    """Copy the theme to ``target/themes`` and the npm files decks load to ``target/npm``; the live
+    extension must be there already (package data)."""
     if not (themes / "jaxdeck").is_dir():
         raise SystemExit(f"error: no theme in {themes}; build the wheel from the repository or its sdist")
     copy_tree(themes, target / "themes")
     copy_npm(target / "npm")
+    check_live_extension(target / "live" / "labextensions" / "jaxdeck-live")  # copied as package data
 
 
 class BuildPy(build_py):
@@ -77,6 +94,7 @@ class Sdist(sdist):
     """sdist, plus the npm files (the theme comes in through MANIFEST.in)."""
 
     def make_release_tree(self, base_dir, files) -> None:
+        check_live_extension()
         super().make_release_tree(base_dir, files)
         copy_npm(Path(base_dir) / "node_modules")
 

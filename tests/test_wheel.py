@@ -12,6 +12,7 @@ appended folder, so ``jaxdeck`` and ``demos`` come from the wheel), and its shar
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -49,6 +50,20 @@ def run(*command, cwd: Path, timeout: float = 300) -> subprocess.CompletedProces
     return done
 
 
+def copy_sources(source: Path) -> Path:
+    """What a wheel is built from, copied to ``source``; jaxdeck/ comes with the live extension `make`
+    built into it (jaxdeck/live/labextensions/), as it is in the working tree."""
+    source.mkdir(parents=True)
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "node_modules"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    (source / "node_modules").symlink_to(ROOT / "node_modules")
+    return source
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """The python of a fresh venv with the wheel of this working tree installed."""
@@ -56,14 +71,7 @@ def installed(tmp_path_factory) -> Path:
         pytest.fail(f"setuptools {metadata.version('setuptools')} in the project venv; run `make setup` "
                     f"(uv.lock pins setuptools=={SETUPTOOLS}, the build backend)")
     tmp = tmp_path_factory.mktemp("wheel")
-    source = tmp / "src"
-    source.mkdir()
-    for name in SOURCES:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        else:
-            shutil.copy2(ROOT / name, source / name)
-    (source / "node_modules").symlink_to(ROOT / "node_modules")
+    source = copy_sources(tmp / "src")
     run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
         "--wheel-dir", tmp / "dist", source, cwd=tmp)
     wheel, = (tmp / "dist").glob("jaxdeck-*.whl")
@@ -93,7 +101,25 @@ def test_the_wheel_carries_the_theme_and_the_front_end(installed):
                  "jaxdeck/preview/waiting.html", "demos/__init__.py"):
         assert name in names, name
     assert any(n.startswith("jaxdeck/npm/katex/dist/fonts/") for n in names)
+    # the live extension as built, with the container its package.json names; not its sources
+    built = json.loads(zipfile.ZipFile(wheel).read("jaxdeck/live/labextensions/jaxdeck-live/package.json"))
+    assert f"jaxdeck/live/labextensions/jaxdeck-live/{built['jupyterlab']['_build']['load']}" in names
+    assert not [n for n in names if n.startswith("jaxdeck/live/extension/")]
     assert not [n for n in names if n.startswith(("themes/", "node_modules/", "tests/")) or "__pycache__" in n]
+
+
+def test_no_wheel_is_built_without_the_live_extension(tmp_path):
+    """A checkout where `make` never built it: the build says so instead of shipping a wheel whose
+    `present` refuses to start."""
+    source = copy_sources(tmp_path / "src")
+    shutil.rmtree(source / "jaxdeck" / "live" / "labextensions")
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME")}
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                           "--wheel-dir", str(tmp_path / "dist"), str(source)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "the live slideshow's extension is not built" in done.stdout + done.stderr
+    assert not list((tmp_path / "dist").glob("*.whl"))
 
 
 def test_the_installed_jaxdeck_builds_a_deck_in_any_folder(installed, tmp_path):

@@ -7,6 +7,9 @@ opens as its slideshow notebook with the outputs of the last build, and saving i
 Jupyter writes the Markdown back with plain jupytext. The slideshow URL is
 ``http://127.0.0.1:PORT/rise/slides/NAME.md?token=TOKEN``.
 
+The server loads our JupyterLab extension for RISE's page from ``labextensions/`` (built by
+``make`` from ``extension/``) and refuses to start without it (:func:`check_extension`).
+
 Kernels inherit the server's environment, which gets the GPU settings the build uses
 (:func:`jaxdeck.execute.kernel.kernel_env`: no full-memory preallocation on a shared GPU box,
 unless the user set ``XLA_PYTHON_CLIENT_PREALLOCATE`` already). jaxdeck itself never
@@ -46,13 +49,15 @@ from urllib.parse import quote
 
 import psutil
 
-from jaxdeck.errors import DeckError
+from jaxdeck.errors import DeckError, display_path
 from jaxdeck.stopping import STOP, Stopped, end_tree
 from jaxdeck.execute import kernel_env
 
 LOOPBACK = "127.0.0.1"
-#: our front-end extension for RISE's page (see labextensions/jaxdeck-live/)
+#: where the server looks for prebuilt JupyterLab extensions besides the environment's: ours,
+#: built by `make` from jaxdeck/live/extension/ (a wheel carries it built)
 LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
+EXTENSION = LABEXTENSIONS / "jaxdeck-live"
 
 
 #: seconds Jupyter gets to shut down with its kernels before what is left is SIGKILLed
@@ -188,6 +193,20 @@ class Server:
 RISE_SETTINGS = {"theme": "white", "center": False, "slideNumber": "c/t",
                  "transition": "none"}
 
+def check_extension(folder: Path | None = None) -> None:
+    """A DeckError unless our built extension is in ``folder``: without it RISE would still show the
+    deck, with no columns, notes, presenter keys or widgets, and nothing would say why."""
+    folder = EXTENSION if folder is None else folder
+    try:
+        load = json.loads((folder / "package.json").read_text(encoding="utf-8"))["jupyterlab"]["_build"]["load"]
+        built = (folder / load).is_file()
+    except (OSError, ValueError, KeyError, TypeError):
+        built = False
+    if not built:
+        raise DeckError(None, None, f"the live slideshow's extension is not built ({display_path(folder)})",
+                        "run `make` (it builds jaxdeck/live/extension)")
+
+
 def write_live_settings(home: Path) -> None:
     """RISE's settings, in the server's private config folders."""
     settings = home / "config" / "lab" / "user-settings" / "jupyterlab-rise"
@@ -234,6 +253,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
     if not is_loopback(ip) and not allow_remote:
         raise DeckError(None, None, f"refusing to listen on {ip}, which is not a loopback address",
                         "use an SSH port forward instead (see README), or pass --allow-remote if you really mean it")
+    check_extension()
     if port == 0:
         port = free_port(ip if is_loopback(ip) else LOOPBACK)
     else:

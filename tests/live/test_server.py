@@ -315,3 +315,18 @@ def test_one_deck_at_a_time(capsys):
     assert main(["present", "--no-browser", str(FIXTURES / "present_demo.md"),
                  str(FIXTURES / "present_other.md")]) == 1
     assert "one deck at a time" in capsys.readouterr().err
+
+
+def test_without_the_built_extension_present_stops_with_one_line_saying_to_run_make(tmp_path, monkeypatch, capsys):
+    """RISE would still show the deck without it (no columns, keys or widgets), and nothing would say why."""
+    from jaxdeck.cli import main
+    from jaxdeck.live import server
+
+    monkeypatch.setattr(server, "EXTENSION", tmp_path / "jaxdeck-live")  # as in a checkout `make` never built
+    with pytest.raises(DeckError, match=r"extension is not built .*run `make`"):
+        server.start_server(ROOT)
+    for detach in ([], ["--detach", "--out", str(tmp_path / "out")]):
+        assert main(["present", "--no-browser", *detach, str(FIXTURES / "present_demo.md")]) == 1
+        said = capsys.readouterr().err.strip().splitlines()
+        assert len(said) == 1 and "the live slideshow's extension is not built" in said[0] and "run `make`" in said[0]
+    assert not (tmp_path / "out").exists()  # nothing started in the background

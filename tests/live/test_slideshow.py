@@ -264,6 +264,101 @@ def test_speaker_view_shows_this_slides_notes_and_leaves_the_main_view_where_it_
     speaker.close()
 
 
+def test_a_slideshow_loads_with_no_error_in_the_console(browser, server, remote):
+    """Both decks load, their kernels connect and the widget manager starts with nothing logged as an error;
+    so does JupyterLab's page.
+
+    Before, every load logged 7 to 39 "RangeError: Maximum call stack size exceeded", all from RISE's
+    own bundle (static/rise/4437.bundle.js): RISE hides the notebook's toolbar but leaves it in the
+    page, and attaching its <jp-toolbar> (@jupyter/web-components' Toolbar.connectedCallback, which
+    derives the toolbar's fill colour design token from its parent's) sends @microsoft/fast-foundation
+    2.50.0's design tokens into endless re-entry (microsoft/fast#7057); its
+    DesignTokenBindingObserver.handleChange catches each RangeError and logs it. The extension now
+    takes that hidden toolbar out of the panel before RISE attaches it (keepToolbarOut in
+    jaxdeck/live/extension/src/layout.ts), so none is logged. The widget manager's "Shared module
+    @jupyterlab/console doesn't exist in shared scope" is what the extension's bundled
+    @jupyterlab/console prevents (src/console.ts).
+    """
+    for deck in ("example.md", "live_talk.md"):
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(f"uncaught {e}"))
+        page.on("request", lambda r: remote.append(r.url)
+                if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
+        try:
+            page.goto(f"{server['base']}/rise/slides/{deck}?token={server['token']}")
+            page.wait_for_selector("body.jd-live-ready", timeout=90000)
+            page.wait_for_function("() => window.jaxdeckLive.panel.sessionContext.session?.kernel?.status === 'idle'",
+                                   timeout=60000)
+            page.wait_for_timeout(1000)  # anything a late plugin or the kernel's first messages would log
+        finally:
+            page.close()
+        assert errors == [], (deck, errors)
+    # JupyterLab's own page loads the extension too (the same server), where it does nothing: it must
+    # not ask for reveal.js there, which only RISE's page shares
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    errors = []
+    page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"uncaught {e}"))
+    try:
+        with page.expect_request(lambda r: "/lab/extensions/jaxdeck-live/static/" in r.url, timeout=90000):
+            page.goto(f"{server['base']}/lab?token={server['token']}")
+        page.wait_for_selector("#jp-main-dock-panel", timeout=90000)
+        page.wait_for_timeout(2000)  # its plugins activated
+    finally:
+        page.close()
+    assert errors == [], ("JupyterLab", errors)
+
+
+#: the registry's execute, recording what it is asked to run, and running none of ours (no kernel is touched)
+RECORD_COMMANDS = """() => {
+  const commands = window.jaxdeckLive.commands, run = commands.execute.bind(commands);
+  window.ranCommands = [];
+  commands.execute = (id, args) => {
+    window.ranCommands.push(id);
+    return id.startsWith('jaxdeck-live:') ? Promise.resolve() : run(id, args);
+  };
+}"""
+#: where the focus can be while presenting: on the deck (where the extension keeps it), on a cell, nowhere
+FOCUS = {
+    "deck": "() => window.jaxdeckLive.panel.content.node.focus()",
+    "cell": "() => document.querySelector('.reveal .slides section.present .jp-CodeCell').focus()",
+    "nothing": "() => document.activeElement.blur()",
+}
+PRESENTER_KEYS = ((("Shift+Enter",), "jaxdeck-live:run"), (("i", "i"), "jaxdeck-live:interrupt"),
+                  (("0", "0"), "jaxdeck-live:restart"), (("r",), "jaxdeck-live:recover"),
+                  (("s",), "jaxdeck-live:speaker-view"))
+
+
+def test_the_presenter_keys_run_the_extensions_commands_wherever_the_focus_is(live):
+    """RISE and JupyterLab bind the same keys on this page (RISE:smart-exec, notebook:interrupt-kernel,
+    notebook:restart-kernel, notebook:change-cell-to-raw, a chalkboard colour): the registry runs ours."""
+    page = live("live_talk.md")
+    go(page, (2, 0))
+    page.wait_for_timeout(600)  # past RISE's selection of the slide's first cell
+    page.evaluate(RECORD_COMMANDS)
+    for where, focus in FOCUS.items():
+        for keys, command in PRESENTER_KEYS:
+            page.evaluate("() => { window.ranCommands = []; }")
+            page.evaluate(focus)
+            for key in keys:
+                page.keyboard.press(key)
+            page.wait_for_function("() => window.ranCommands.length > 0", timeout=5000)
+            page.wait_for_timeout(50)
+            assert page.evaluate("window.ranCommands") == [command], (where, keys)
+    # typing in a cell's editor: these are characters, and Shift+Enter still runs the slide's code
+    page.evaluate("() => { window.ranCommands = []; }")
+    editor = ".reveal .slides section.present .jp-CodeCell .cm-content"
+    page.click(editor)
+    page.keyboard.press("End")
+    page.keyboard.type(" # ii00rs")
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function("() => window.ranCommands.length > 0", timeout=5000)
+    assert page.evaluate("window.ranCommands") == ["jaxdeck-live:run"]
+    assert page.inner_text(editor).endswith("# ii00rs")
+
+
 def test_help_overlay_lists_the_presenter_keys(live):
     page = live("live_talk.md")
     page.keyboard.press("Shift+Slash")
