@@ -82,12 +82,56 @@ def file_format(path: Path, text: str) -> dict:
     return {"extension": ext, "format_name": name or "markdown"}
 
 
+#: a deck's header holds a few options: more than this is not a header written by hand
+MAX_HEADER_BYTES = 64 * 1024
+#: mappings and lists nested deeper than this are no deck options (and PyYAML composes them recursively)
+MAX_HEADER_DEPTH = 32
+
+
+class HeaderLimit(yaml.composer.ComposerError):
+    """A header beyond what a deck's options need (aliases, deep nesting, size)."""
+
+
+class HeaderLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with a deck header's limits.
+
+    No aliases: a header never needs them, and a few hundred bytes of nested aliases expand to
+    gigabytes ("billion laughs"). Nesting at most MAX_HEADER_DEPTH deep: PyYAML composes a node
+    by recursion, so twenty thousand nested brackets end in a RecursionError, not a YAML error.
+    """
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise HeaderLimit(None, None, "aliases (*name) are not allowed in a deck header",
+                                              self.peek_event().start_mark)
+        self.depth += 1
+        try:
+            if self.depth > MAX_HEADER_DEPTH:
+                raise HeaderLimit(None, None, f"it nests deeper than {MAX_HEADER_DEPTH} levels",
+                                                  self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def load_header(body: str):
+    """The header's YAML, within :class:`HeaderLoader`'s limits (a ``yaml.YAMLError`` beyond them)."""
+    if len(body.encode("utf-8")) > MAX_HEADER_BYTES:
+        raise HeaderLimit(None, None, f"it holds {len(body.encode('utf-8')) // 1024} KB, more than the "
+                          f"{MAX_HEADER_BYTES // 1024} KB a deck's options take", None)
+    return yaml.load(body, Loader=HeaderLoader)  # noqa: S506 - a SafeLoader with limits
+
+
 def _header(text: str) -> dict:
     count = header_line_count(text)
     if not count:
         return {}
     try:
-        header = yaml.safe_load("\n".join(text.split("\n")[1: count - 1])) or {}
+        header = load_header("\n".join(text.split("\n")[1: count - 1])) or {}
     except yaml.YAMLError:
         return {}
     return header if isinstance(header, dict) else {}

@@ -21,7 +21,8 @@ from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
 from jaxdeck.options import TYPES
 from jaxdeck.places import known_themes
-from jaxdeck.read.formats import header_line_count, jupytext_config, read_in_format, write_back
+from jaxdeck.read.formats import (HeaderLimit, header_line_count, jupytext_config, load_header, read_in_format,
+                                  write_back)
 from jaxdeck.records import OPTIONS_KEY, update_build
 
 _markdown = MarkdownIt("commonmark")
@@ -56,11 +57,14 @@ def check_header(path: Path, text: str) -> None:
         return
     body = "\n".join(text.split("\n")[1: count - 1])
     try:
-        header = yaml.safe_load(body) or {}
+        header = load_header(body) or {}
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
         problem = getattr(err, "problem", None) or "invalid YAML"
+        if isinstance(err, HeaderLimit):
+            raise DeckError(path, line, f"the YAML header is refused: {problem}",
+                            "write the deck's options plainly (see slides/README.md)") from None
         raise DeckError(path, line, f"invalid YAML in the header: {problem}",
                         "fix the header's YAML (indent with spaces, close brackets and quotes)") from None
     if not isinstance(header, dict):

@@ -45,6 +45,28 @@ def test_invalid_yaml_header_points_at_the_line(write_deck):
     assert err.line in (4, 5) and "YAML" in err.message
 
 
+@pytest.mark.parametrize("header, line, said", [
+    ("    title: " + "[" * 20000 + "]" * 20000 + "\n", 4, "nests deeper than 32 levels"),
+    # nine aliases of nine aliases of nine: 412 bytes that expand to 9**9 strings
+    ("    a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"    {n}: &{n} [{', '.join(['*' + p] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi")), 5,
+     "aliases (*name) are not allowed"),
+    ("    title: " + "x" * 70_000 + "\n", 1, "holds 68 KB, more than the 64 KB"),
+])
+def test_a_header_beyond_what_options_need_is_refused_in_one_line_at_once(write_deck, header, line, said):
+    """A recursion, a billion laughs or a megabyte in the header: one line, no traceback, no memory spent."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        err = error_of(write_deck("---\njupyter:\n  jaxdeck:\n" + header + "---\n\n# T\n"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert err.line == line and said in err.message and "slides/README.md" in str(err.hint), str(err)
+    assert "\n" not in str(err) and peak < 50 * 2**20
+
+
 def test_unknown_deck_option_lists_the_known_ones(write_deck):
     err = error_of(write_deck("---\njupyter:\n  jaxdeck:\n    titel: Talk\n---\n\n# T\n"))
     assert err.line == 4 and "titel" in err.message and "title" in str(err.hint)
