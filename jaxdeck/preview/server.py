@@ -6,7 +6,8 @@ Standard library only (``http.server``, one thread per connection):
   (``reload.js``) added before ``</body>``, or a waiting page until the first build is done;
 - ``/_preview/events``: Server-Sent Events, one ``data:`` line of JSON per change of the
   session's state (version of the last good HTML, the build error if any, warm or not);
-- ``/_preview/state``: that JSON once; ``POST /_preview/fresh``: run the deck afresh;
+- ``/_preview/state``: that JSON once; ``POST /_preview/fresh``: run the deck afresh (only from
+  the deck's own page: another site's Origin, or Sec-Fetch-Site cross-site or same-site, is refused);
 - anything else: files under ``build/preview/`` (assets, images), revalidated on every load.
 
 It answers only requests addressed to its own host and port (a page elsewhere cannot reach
@@ -120,9 +121,21 @@ class Handler(SimpleHTTPRequestHandler):
             return
         super().do_HEAD()
 
+    def _from_our_page(self) -> bool:
+        """A POST the deck's own page sent, not one another site's page had the browser send here
+        (it would carry that site's Origin, or Sec-Fetch-Site: cross-site); a local tool sends neither."""
+        site = (self.headers.get("Sec-Fetch-Site") or "").lower()
+        if site and site not in ("same-origin", "none"):
+            return False
+        origin = (self.headers.get("Origin") or "").lower()
+        return not origin or origin in (f"http://{LOOPBACK}:{self.server.port}", f"http://localhost:{self.server.port}")
+
     def do_POST(self) -> None:  # noqa: N802
-        if not self._host_is_ours() or self.path != "/_preview/fresh":
-            self.send_error(HTTPStatus.FORBIDDEN if not self._host_is_ours() else HTTPStatus.NOT_FOUND)
+        if not self._host_is_ours() or not self._from_our_page():
+            self.send_error(HTTPStatus.FORBIDDEN, "not from the preview's own page")
+            return
+        if self.path != "/_preview/fresh":
+            self.send_error(HTTPStatus.NOT_FOUND)
             return
         self.server.request_fresh()
         self._send(b"{}", "application/json", status=HTTPStatus.ACCEPTED)

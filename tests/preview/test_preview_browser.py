@@ -101,3 +101,25 @@ def test_a_stop_signal_ends_the_preview_and_its_kernel(preview, signum):
     time.sleep(0.2)
     assert not still_running(children)
     assert deck.read_text() == DECK
+
+
+@pytest.mark.browser
+def test_r_in_the_deck_runs_it_afresh_and_another_pages_post_is_refused(browser, preview, tmp_path):
+    """The deck's own R is obeyed; the same POST from a page of another origin (here a local file)
+    is refused, so no page the presenter has open can make the preview re-run the deck's code."""
+    process, url, deck = preview
+    fresh = url.rsplit("/", 1)[0] + "/_preview/fresh"
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(url, wait_until="load")
+        page.wait_for_function(script("reveal-ready.js"), timeout=60000)
+        with page.expect_response(fresh, timeout=10000) as ours:
+            page.keyboard.press("r")
+        assert ours.value.status == 202
+        other = tmp_path / "elsewhere.html"
+        other.write_text(f"<script>fetch('{fresh}', {{method: 'POST', mode: 'no-cors'}})</script>")
+        with page.expect_response(fresh, timeout=10000) as theirs:
+            page.goto(other.as_uri())
+        assert theirs.value.status == 403
+    finally:
+        page.close()

@@ -28,9 +28,10 @@ def served(write_deck, tmp_path, monkeypatch):
     session.close()
 
 
-def request(server, method: str, path: str, host: str | None = None):
+def request(server, method: str, path: str, host: str | None = None, **more: str):
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     headers = {"Host": host} if host else {}
+    headers.update({name.replace("_", "-"): value for name, value in more.items()})
     connection.request(method, path, headers=headers)
     response = connection.getresponse()
     return response, response.read()
@@ -87,6 +88,18 @@ def test_only_its_own_host_is_answered_and_fresh_is_a_post(served):
     response, _ = request(served, "POST", "/_preview/fresh")
     assert response.status == 202 and served.fresh.is_set()
     assert served.server_address[0] == "127.0.0.1"
+
+
+def test_another_sites_page_cannot_make_the_preview_run_the_deck(served):
+    """Any page the presenter has open may POST to 127.0.0.1; only the deck's own page is obeyed."""
+    for headers in ({"Origin": "https://neighbour.example"}, {"Origin": "null"},
+                    {"Sec_Fetch_Site": "cross-site"}, {"Sec_Fetch_Site": "same-site", "Origin": "http://localhost:1"}):
+        response, _ = request(served, "POST", "/_preview/fresh", **headers)
+        assert response.status == 403, headers
+    assert not served.fresh.is_set()
+    response, _ = request(served, "POST", "/_preview/fresh", Origin=f"http://127.0.0.1:{served.port}",
+                          Sec_Fetch_Site="same-origin")
+    assert response.status == 202 and served.fresh.is_set()
 
 
 def test_a_taken_port_is_one_clear_error(write_deck, tmp_path):
