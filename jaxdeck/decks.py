@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxdeck.errors import DeckError
+from jaxdeck.errors import DeckError, display_path
 
 SLIDES = Path("slides")
 BUILD = Path("build")
@@ -55,7 +55,24 @@ def find_decks(arguments: list[str] | None = None, slides: Path = SLIDES) -> lis
             if path.suffix.lower() not in (".md", ".markdown"):
                 raise DeckError(path, None, "not a Markdown deck", "decks are .md files")
             decks.append(path)
-        return decks
+        return one_name_each(decks)
     if not slides.is_dir():
         raise DeckError(slides, None, "no slides folder", "run from the repository root or name a deck")
     return sorted(p for p in slides.glob("*.md") if p.name not in NOT_DECKS)
+
+
+def one_name_each(decks: list[Path]) -> list[Path]:
+    """``decks`` without repeats, or a one-line error when two of them share a name: their
+    artefacts (``build/html/NAME.html``, ...) are named after the deck, and one would replace the other."""
+    seen: dict[str, Path] = {}
+    unique = []
+    for deck in decks:
+        twin = seen.get(deck.stem)
+        if twin is not None and twin.resolve() == deck.resolve():
+            continue
+        if twin is not None:
+            raise DeckError(deck, None, f"has the same name as {display_path(twin)}, so both would build into "
+                            f"{deck.stem}.html", "rename one of them, or build them into different --out folders")
+        seen[deck.stem] = deck
+        unique.append(deck)
+    return unique

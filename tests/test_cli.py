@@ -80,10 +80,30 @@ def test_missing_deck_argument(tmp_path):
     assert done.returncode == 1 and done.stderr.strip() == "error: nope.md: no such deck; give the path of a Markdown file, e.g. slides/01-intro.md"
 
 
+@pytest.mark.parametrize("verb", ["build", "pdf", "check", "rehearse"])
+def test_two_decks_of_one_name_are_refused_before_anything_is_built(tmp_path, verb):
+    """a/talk.md and b/talk.md would both build into talk.html: the second would silently replace the first."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "talk.md").write_text(GOOD)
+    done = run_cli(verb, "a/talk.md", "b/talk.md", "a/talk.md", cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr.strip() == (
+        "error: b/talk.md: has the same name as a/talk.md, so both would build into talk.html; "
+        "rename one of them, or build them into different --out folders")
+    assert not (tmp_path / "build").exists()
+
+
+def test_the_same_deck_named_twice_is_built_once(tmp_path):
+    from jaxdeck.decks import find_decks
+
+    (tmp_path / "talk.md").write_text(GOOD)
+    assert find_decks([str(tmp_path / "talk.md"), str(tmp_path / "." / "talk.md")]) == [tmp_path / "talk.md"]
+
+
 def test_help_lists_the_verbs():
     done = run_cli("--help")
     assert done.returncode == 0
-    for verb in ("build", "pdf", "check", "present", "preview", "bench"):
+    for verb in ("build", "pdf", "check", "present", "rehearse", "preview", "bench"):
         assert verb in done.stdout
 
 
