@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
+
+
+#: between the writer's pid and mkstemp's random part in a temporary file's name
+MARK = ".jdtmp-"
+#: a write never takes this long: an older temporary file is a leftover whoever wrote it
+STALE_S = 3600
+_LEFTOVER = re.compile(r"^\..+\.(\d+)" + re.escape(MARK) + r"[^.]+\.tmp$")
 
 
 @contextmanager
@@ -19,7 +28,8 @@ def _replacing(path: Path) -> Iterator[BinaryIO]:
     named temporary file) see either the old file or the new one, never a mix.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # the writer's pid in the name: a later build removes what a killed writer left (see sweep)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{MARK}", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
@@ -55,3 +65,33 @@ def copy_file(source: str | Path, target: str | Path) -> Path:
     stat = source.stat()
     os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     return target
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def sweep(folder: str | Path) -> list[Path]:
+    """Remove the temporary files that writes into ``folder`` (recursively) left when their process
+    was killed mid-write (SIGKILL, power loss): those whose writer is gone, or that are over an hour
+    old. A write in progress, by this process or another build beside it, is left alone."""
+    removed = []
+    now = time.time()
+    for tmp in Path(folder).rglob(f".*{MARK}*.tmp"):
+        found = _LEFTOVER.match(tmp.name)
+        if not found:
+            continue
+        try:
+            stale = now - tmp.stat().st_mtime > STALE_S
+            if stale or not _alive(int(found.group(1))):
+                tmp.unlink()
+                removed.append(tmp)
+        except OSError:
+            continue
+    return removed

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxdeck import stamps
+from jaxdeck import atomic, stamps
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import BUILD, Outputs
 from jaxdeck.progress import Progress
@@ -191,6 +191,8 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     running finish (as ``make -j`` does), their reports are made, and the first failure in
     deck order is raised.
     """
+    if Path(root).is_dir():
+        atomic.sweep(root)  # what an interrupted earlier build was writing
     sources = stamps.Sources(root)
     plans = [stamps.plan(deck, Outputs(deck, root), sources, pdf=pdf, force=force, reprint=reprint, rerun=not cache,
                          frozen=frozen, execution=execution) for deck in decks]

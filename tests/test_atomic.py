@@ -73,3 +73,37 @@ def test_concurrent_asset_installs_into_one_folder(tmp_path):
     assert errors == []
     assert (tmp_path / "assets/reveal.js/dist/reveal.js").is_file()
     assert not [p for p in (tmp_path / "assets").rglob("*.tmp")]
+
+
+KILLED_MID_WRITE = """
+import os, signal, sys
+from jaxdeck.atomic import _replacing
+from pathlib import Path
+with _replacing(Path(sys.argv[1])) as handle:
+    handle.write(b"half of a deck " * 100_000)
+    handle.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_the_next_build_removes_what_a_writer_killed_mid_write_left_and_nothing_in_progress(tmp_path):
+    import subprocess
+    import sys
+
+    from support import ROOT, run_cli
+
+    (tmp_path / "talk.md").write_text("# A talk\n\nNo code.\n")
+    out = tmp_path / "build"
+    for target in (out / "html" / "talk.html", out / "cache" / "entry.json"):
+        killed = subprocess.run([sys.executable, "-c", KILLED_MID_WRITE, str(target)], cwd=ROOT,
+                                env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert killed.returncode == -9
+    left = sorted(p.name for p in out.rglob("*.tmp"))
+    assert len(left) == 2 and not (out / "html" / "talk.html").exists()
+    # a write in progress beside the build (this process's) stays, as does a file of the user's
+    (out / "html" / f".notes.txt.{os.getpid()}.jdtmp-abcd1234.tmp").write_text("being written")
+    (out / "html" / "mine.tmp").write_text("not jaxdeck's")
+    done = run_cli("build", "talk.md", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.rglob("*.tmp")) == [f".notes.txt.{os.getpid()}.jdtmp-abcd1234.tmp", "mine.tmp"]
+    assert (out / "html" / "talk.html").is_file()
