@@ -126,6 +126,25 @@ def end_tree(root=None, *, known: Iterable = (), itself: bool = True, grace: flo
     return tree
 
 
+#: set in a kernel's (and a live server's) environment to a value of its own: what a cell starts
+#: inherits it, so a process that left the kernel's tree (a double fork, a session of its own) is found
+MARKER = "JAXDECK_RUN"
+
+
+def marked(value: str) -> list:
+    """This user's running processes whose environment holds ``MARKER=value``."""
+    try:
+        import psutil
+    except ImportError:
+        return []
+    found = []
+    for process in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, OSError):
+            if process.pid != os.getpid() and process.environ().get(MARKER) == value:
+                found.append(process)
+    return found
+
+
 def end_children(grace: float = GRACE_S, spare=None) -> int:
     """SIGTERM every descendant of this process, SIGKILL those still alive after ``grace`` s; how many there were.
 

@@ -37,7 +37,7 @@ from jaxdeck import claims
 from jaxdeck.errors import DeckError
 from jaxdeck.execute.measure import kernel_peak_rss, record_run, recorded_duration
 from jaxdeck.options import DeckOptions
-from jaxdeck.stopping import end_tree
+from jaxdeck.stopping import MARKER, end_tree, marked
 from jaxdeck.records import cell_info, update_cell_info
 
 DEFAULT_TIMEOUT_S = 60
@@ -72,8 +72,8 @@ def kernel_env() -> dict[str, str]:
     return env
 
 
-def this_python_kernels():
-    """A kernel spec manager that always gives the ipykernel of the interpreter running jaxdeck."""
+def this_python_kernels(marker: str = ""):
+    """A kernel spec manager giving the ipykernel of jaxdeck's interpreter, with ``marker`` as its MARKER."""
     from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 
     class ThisPythonKernels(KernelSpecManager):
@@ -82,7 +82,7 @@ def this_python_kernels():
                 argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                 display_name=f"Python {sys.version_info.major}.{sys.version_info.minor} (jaxdeck)",
                 language="python",
-                env=kernel_env(),
+                env={**kernel_env(), MARKER: marker} if marker else kernel_env(),
             )
 
     return ThisPythonKernels()
@@ -217,7 +217,7 @@ class Kernel:
         if self.cpus and hasattr(os, "sched_setaffinity"):
             # this thread is the kernel's own, and the process it starts inherits its CPUs
             os.sched_setaffinity(0, self.cpus)
-        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=this_python_kernels())
+        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=this_python_kernels(self._folder))
         if sys.platform.startswith("linux"):
             # local sockets, by absolute path (the kernel runs in the deck's folder):
             # nothing listens on the network while a deck runs
@@ -343,8 +343,8 @@ class Kernel:
         except BaseException:  # the loop may be stuck or gone: the process group is killed below
             pass
         finally:
-            if pid:
-                end_tree(pid, grace=None, wait=0)  # the kernel leads its own session: its group and all it started go
+            # the kernel leads its own session: its group and all it started go, those that left it too
+            end_tree(pid, known=marked(self._folder), grace=None, wait=0)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=5)
             if not self._thread.is_alive():

@@ -50,7 +50,7 @@ from urllib.parse import quote
 import psutil
 
 from jaxdeck.errors import DeckError, display_path
-from jaxdeck.stopping import STOP, Stopped, end_tree
+from jaxdeck.stopping import MARKER, STOP, Stopped, end_tree, marked
 from jaxdeck.execute import kernel_env
 
 LOOPBACK = "127.0.0.1"
@@ -167,7 +167,8 @@ class Server:
                 if not self._exited(1):
                     end_tree(self.process.pid, grace=None, wait=0)
                     self.process.wait(5)
-        end_tree(known=self.descendants, grace=None, wait=5)
+        # and what a kernel's cells started that left its tree (a double fork, a session of its own)
+        end_tree(known=self.descendants | set(marked(str(self.home))), grace=None, wait=5)
         self.descendants = set()
         if self.log_file is not None:
             self.log_file.close()
@@ -230,6 +231,7 @@ def server_env(home: Path, root: Path) -> dict[str, str]:
     """The server's (and so the kernels') environment: GPU settings, and no user Jupyter config."""
     env = dict(os.environ)
     env.update(kernel_env())  # XLA_PYTHON_CLIENT_PREALLOCATE=false unless already set
+    env[MARKER] = str(home)  # inherited by every kernel and all it starts: Server.stop finds them by it
     for name in ("config", "data", "runtime"):
         (home / name).mkdir(parents=True, exist_ok=True)
     env["JUPYTER_CONFIG_DIR"] = str(home / "config")

@@ -90,3 +90,23 @@ def test_a_failing_check_says_the_claim_no_longer_holds_on_this_machine(write_de
     machine = f"{count} × {jax.devices()[0].device_kind}, jax {jax.__version__}"
     assert str(caught.value).startswith(f"{deck}:13 (slide 2): the claim no longer holds on this machine ({machine}): ")
     assert says in str(caught.value) and "\n" not in str(caught.value)
+
+
+#: a cell that starts a process outside its kernel's tree and group: `setsid` in a shell that exits at
+#: once, so the sleeper is handed to init in a session of its own; it writes its pid beside the deck
+ESCAPE = ('```python\nimport subprocess\nsubprocess.run(["sh", "-c", "setsid sleep 300 & echo $! > escaped.pid"], '
+          'check=True)\n```\n')
+
+
+def test_a_process_a_cell_started_outside_the_kernels_tree_ends_with_the_kernel(write_deck):
+    import time
+
+    import psutil
+
+    deck = write_deck("# T\n\n" + ESCAPE)
+    run(deck)
+    pid = int((deck.parent / "escaped.pid").read_text())
+    deadline = time.monotonic() + 10
+    while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE

@@ -181,3 +181,23 @@ def test_attach_rehearses_on_the_detached_present_and_leaves_it_running(repo):
         stopped = run_cli("present", "--stop", cwd=repo)
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     assert left_behind(repo) == []
+
+
+def test_a_process_a_live_cell_started_outside_the_kernels_tree_ends_with_the_server(repo):
+    """`setsid` in a shell that exits at once: the sleeper leaves the kernel's tree and group."""
+    deck = repo / "slides" / "escape.md"
+    deck.write_text("# Escape\n\n```python\nimport subprocess\nsubprocess.run([\"sh\", \"-c\", "
+                    "\"setsid sleep 300 & echo $! > escaped.pid\"], check=True)\n```\n\nNote: it leaves.\n")
+    try:
+        done = run_cli("rehearse", "slides/escape.md", cwd=repo, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        pid = int((repo / "slides" / "escaped.pid").read_text())
+        deadline = time.monotonic() + 10
+        while psutil.pid_exists(pid) and time.monotonic() < deadline:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                break
+            time.sleep(0.1)
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    finally:
+        deck.unlink()
+        (repo / "slides" / "escaped.pid").unlink(missing_ok=True)
