@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -95,3 +96,43 @@ def sweep(folder: str | Path) -> list[Path]:
         except OSError:
             continue
     return removed
+
+
+#: what each OS error a user can cause means for a build, and what to do about it
+FIXES = {
+    errno.EROFS: "the file system is read-only: build into a writable folder with --out",
+    errno.ENOSPC: "free some space (make clean empties build/), or build elsewhere with --out",
+    errno.EDQUOT: "over your disk quota: free some space, or build elsewhere with --out",
+    errno.EACCES: "check the folder's permissions, or build elsewhere with --out",
+    errno.EPERM: "check the folder's permissions, or build elsewhere with --out",
+    errno.EISDIR: "a folder is where a file goes: remove it, or build elsewhere with --out",
+    errno.ENOTDIR: "a file is where a folder goes: remove it, or build elsewhere with --out",
+    errno.EEXIST: "a file is where a folder goes: remove it, or build elsewhere with --out",
+    errno.ENAMETOOLONG: "use a shorter path",
+}
+
+
+def user_error(err: OSError, where: str | Path | None = None):
+    """``err`` as a one-line DeckError naming its path and what to do, when a user can cause it; else None."""
+    from jaxdeck.errors import DeckError
+
+    if err.errno not in FIXES:
+        return None
+    path = err.filename or where
+    return DeckError(path, None, f"cannot write: {err.strerror or os.strerror(err.errno)}", FIXES[err.errno])
+
+
+def check_writable(folder: str | Path, inside: tuple[str, ...] = ()) -> None:
+    """Fail now, in one line, when ``folder`` (and its sub-folders ``inside``) cannot be written:
+    before a kernel has run for minutes, not after."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in inside:
+            if (folder / name).exists() and not (folder / name).is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder / name))
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+            pass
+    except OSError as err:
+        named = err.filename if err.errno == errno.ENOTDIR else None  # the folder, not the probe file
+        raise (user_error(OSError(err.errno, err.strerror, named), folder) or err) from None

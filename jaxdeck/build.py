@@ -191,8 +191,9 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     running finish (as ``make -j`` does), their reports are made, and the first failure in
     deck order is raised.
     """
-    if Path(root).is_dir():
-        atomic.sweep(root)  # what an interrupted earlier build was writing
+    # a build folder that cannot be written fails here, not after the kernels ran
+    atomic.check_writable(root, ("notebooks", "html", "pdf", "cache"))
+    atomic.sweep(root)  # what an interrupted earlier build was writing
     sources = stamps.Sources(root)
     plans = [stamps.plan(deck, Outputs(deck, root), sources, pdf=pdf, force=force, reprint=reprint, rerun=not cache,
                          frozen=frozen, execution=execution) for deck in decks]

@@ -68,6 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     except DeckError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except OSError as err:  # a full disk, a read-only folder: the user's to fix, in one line
+        from jaxdeck.atomic import user_error
+
+        said = user_error(err, getattr(args, "out", None))
+        if said is None:
+            raise
+        print(f"error: {said}", file=sys.stderr)
+        return 1
     except Stopped as stop:
         print("interrupted" if stop.name == "SIGINT" else f"stopped by {stop.name}", file=sys.stderr)
         return stop.exit_code

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 
@@ -107,3 +108,61 @@ def test_the_next_build_removes_what_a_writer_killed_mid_write_left_and_nothing_
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in out.rglob("*.tmp")) == [f".notes.txt.{os.getpid()}.jdtmp-abcd1234.tmp", "mine.tmp"]
     assert (out / "html" / "talk.html").is_file()
+
+
+@contextlib.contextmanager
+def mounted(folder, options: str):
+    """A real tmpfs at ``folder`` (root only; skipped with the reason elsewhere)."""
+    import subprocess
+
+    folder.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        pytest.skip("needs root to mount a tmpfs (a read-only or full file system)")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)], capture_output=True, text=True)
+    if done.returncode:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+RUNS = "# Talk\n\n```python\nopen('kernel-ran', 'w').close()\nprint(6 * 7)\n```\n"
+
+
+def test_a_read_only_build_folder_is_one_line_before_the_kernel_runs(tmp_path):
+    from support import run_cli
+
+    (tmp_path / "talk.md").write_text(RUNS)
+    with mounted(tmp_path / "build", "ro,size=1m"):
+        done = run_cli("build", "talk.md", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == ("error: build: cannot write: Read-only file system; "
+                                   "the file system is read-only: build into a writable folder with --out")
+    assert not (tmp_path / "kernel-ran").exists()
+
+
+def test_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path):
+    from support import run_cli
+
+    (tmp_path / "talk.md").write_text(RUNS)
+    with mounted(tmp_path / "build", "size=200k") as out:
+        done = run_cli("build", "talk.md", cwd=tmp_path)
+        left = [p.name for p in out.rglob("*") if p.is_file() and (p.name.endswith(".tmp") or p.stat().st_size == 0)]
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().startswith("error: ") and "\n" not in done.stderr.strip()
+    assert "No space left on device; free some space" in done.stderr
+    assert left == []  # no half-written artefact, no temporary file
+
+
+def test_a_file_where_a_build_folder_goes_is_one_line(tmp_path):
+    from support import run_cli
+
+    (tmp_path / "talk.md").write_text(RUNS)
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "html").write_text("not a folder")
+    done = run_cli("build", "talk.md", cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr.strip() == (
+        "error: build/html: cannot write: Not a directory; a file is where a folder goes: remove it, "
+        "or build elsewhere with --out")
+    assert not (tmp_path / "kernel-ran").exists()
