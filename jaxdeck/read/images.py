@@ -4,12 +4,19 @@
 when there is one (no network needed), else the file downloaded now (urllib, a short
 timeout, written atomically). A failure is a :class:`FetchError` naming the reason; the
 reader turns it into a DeckError at the image's file:line that says how to vendor the file.
+
+What is fetched, and only that: an http or https URL whose host resolves to public addresses
+only (no loopback, private, link-local, multicast or reserved one, so a deck cannot make the
+build reach the machine's or the network's own services), checked again at every redirect;
+an ``image/*`` reply; at most MAX_BYTES.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import mimetypes
+import socket
 import urllib.error
 import urllib.request
 from pathlib import Path, PurePosixPath
@@ -71,14 +78,60 @@ def _suffix(url: str, content_type: str | None) -> str:
     return (mimetypes.guess_extension(kind) or ".img") if kind else ".img"
 
 
+def public(address: str) -> bool:
+    """Whether a resolved address is a public one (a server on the internet)."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    return ip.is_global and not ip.is_multicast
+
+
+#: which resolved addresses images may be fetched from (:func:`public`)
+allowed = public
+
+
+def _kind(address: str) -> str:
+    ip = ipaddress.ip_address(address.split("%")[0])
+    for name in ("loopback", "link_local", "multicast", "private", "reserved"):
+        if getattr(ip, f"is_{name}"):
+            return name.replace("_", "-")
+    return "non-public"
+
+
+def check_url(url: str) -> None:
+    """A FetchError unless ``url`` is http(s) on a host whose every address is :data:`allowed`."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise FetchError(url, f"only http and https images are fetched, not {parts.scheme or 'this'}: URLs")
+    if not parts.hostname:
+        raise FetchError(url, "the URL names no host")
+    try:
+        found = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80),
+                                   type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError, ValueError) as err:
+        raise FetchError(url, f"no network: cannot resolve {parts.hostname} ({err})") from None
+    for *_, address in found:
+        if not allowed(address[0]):
+            raise FetchError(url, f"{parts.hostname} is a {_kind(address[0])} address ({address[0]}); "
+                                  "images are fetched from public servers only")
+
+
+class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to a URL :func:`check_url` accepts."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        check_url(newurl)
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
 def fetch(url: str, build: str | Path, timeout: float = TIMEOUT_S) -> Path:
     """The local file of the remote image ``url``: cached under ``build/images/``, fetched if need be."""
     found = cached(url, build)
     if found is not None:
         return found
+    check_url(absolute(url))
     request = urllib.request.Request(absolute(url), headers={"User-Agent": "jaxdeck (image cache)"})
+    opener = urllib.request.build_opener(_CheckedRedirects)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with opener.open(request, timeout=timeout) as response:
             data = response.read(MAX_BYTES + 1)
             content_type = response.headers.get("Content-Type")
     except urllib.error.HTTPError as err:
@@ -91,6 +144,9 @@ def fetch(url: str, build: str | Path, timeout: float = TIMEOUT_S) -> Path:
         raise FetchError(url, f"larger than {MAX_BYTES // (1024 * 1024)} MB")
     if not data:
         raise FetchError(url, "the server sent an empty file")
-    if (content_type or "").lower().startswith("text/html"):
+    kind = (content_type or "").split(";")[0].strip().lower()
+    if kind == "text/html":
         raise FetchError(url, "the server sent a web page, not an image")
+    if not kind.startswith("image/"):
+        raise FetchError(url, f"the server sent {kind or 'no content type'}, not an image")
     return write_bytes(Path(build) / "images" / (key(url) + _suffix(url, content_type)), data)

@@ -26,6 +26,9 @@ from jaxdeck.read.formats import (HeaderLimit, header_line_count, jupytext_confi
 from jaxdeck.records import OPTIONS_KEY, update_build
 
 _markdown = MarkdownIt("commonmark")
+# every link and image as written, file: ones too (markdown-it leaves those as text by default,
+# while a notebook's renderer may show them as a broken image): the checks below judge them
+_markdown.validateLink = lambda url: True
 
 
 def read_text(path: Path) -> str:
@@ -158,13 +161,20 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
                         try:
                             remote[src] = str(fetch(src, BUILD if build is None else build))
                         except FetchError as err:
-                            raise DeckError(path, where, f"image '{src}' needs the network and cannot be fetched ({err})",
+                            raise DeckError(path, where, f"image '{src}' cannot be fetched ({err})",
                                             f"download it next to the deck (e.g. to {path.parent / 'images' / err.name}) "
                                             "and link the local file") from None
                     continue
                 if src.startswith("data:"):
                     continue
+                if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", src):  # file:, ftp:, ...: not shown by a browser offline
+                    raise DeckError(path, where, f"image '{src}' is not a file beside the deck or a web URL",
+                                    "copy the file next to the deck (e.g. into images/) and link it by a relative path")
                 target = (path.parent / src.split("#")[0].split("?")[0]).resolve()
+                if not target.is_relative_to(path.parent.resolve()):
+                    raise DeckError(path, where, f"image '{src}' is outside the deck's folder, so the HTML deck "
+                                    "and its copies cannot carry it",
+                                    f"copy it into {path.parent / 'images'} and link it as images/{target.name}")
                 if not target.is_file():
                     raise DeckError(path, where, f"image '{src}' not found",
                                     f"put the file at {target} or fix the link")

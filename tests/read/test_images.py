@@ -17,7 +17,7 @@ from jaxdeck.read.source import read_notebook, round_trip_difference
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
 SVG = b"<svg xmlns='http://www.w3.org/2000/svg' width='90' height='20'/>"
-UNREACHABLE = "http://127.0.0.1:9/logo.png"  # the discard port: nothing listens, the connection is refused
+UNREACHABLE = "http://images.invalid/logo.png"  # .invalid never resolves: as offline as a venue gets
 
 
 class Images(BaseHTTPRequestHandler):
@@ -26,7 +26,13 @@ class Images(BaseHTTPRequestHandler):
     def do_GET(self):  # noqa: N802 (http.server's name)
         Images.served.append(self.path)
         found = {"/chart.png": ("image/png", PNG), "/badge/jax-cpu-blue": ("image/svg+xml;charset=utf-8", SVG),
-                 "/page": ("text/html", b"<html>not an image</html>")}.get(self.path)
+                 "/page": ("text/html", b"<html>not an image</html>"),
+                 "/secrets.json": ("application/json", b'{"token": "s3cret"}')}.get(self.path)
+        if self.path.startswith("/to/"):  # a redirect to the URL after /to/
+            self.send_response(302)
+            self.send_header("Location", self.path[len("/to/"):])
+            self.end_headers()
+            return
         if found is None:
             self.send_error(404)
             return
@@ -41,8 +47,12 @@ class Images(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def server():
-    """http://127.0.0.1:PORT serving two images, stopped after the test."""
+def server(monkeypatch):
+    """http://127.0.0.1:PORT serving two images, stopped after the test. The build fetches from public
+    servers only: here 127.0.0.1 stands for one (and only it: 127.0.0.2 stays a loopback address)."""
+    from jaxdeck.read import images
+
+    monkeypatch.setattr(images, "allowed", lambda address: address == "127.0.0.1")
     Images.served = []
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Images)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -75,7 +85,8 @@ def test_an_url_without_extension_takes_it_from_the_content_type(server, tmp_pat
     assert local.suffix == ".svg" and local.read_bytes() == SVG
 
 
-@pytest.mark.parametrize("path, reason", [("/missing.png", "HTTP 404"), ("/page", "web page")])
+@pytest.mark.parametrize("path, reason", [("/missing.png", "HTTP 404"), ("/page", "web page"),
+                                          ("/secrets.json", "sent application/json, not an image")])
 def test_what_is_not_an_image_is_refused(server, tmp_path, path, reason):
     with pytest.raises(FetchError) as caught:
         fetch(server + path, tmp_path)
@@ -120,3 +131,46 @@ def test_local_images_are_not_touched(write_deck, tmp_path):
     (Path(deck.parent) / "images" / "dot.svg").write_bytes(SVG)
     nb = deck_to_notebook(deck, build=tmp_path / "build")
     assert "images" not in nb.cells[0].metadata["jaxdeck"] and not (tmp_path / "build").exists()
+
+
+@pytest.mark.parametrize("url, said", [
+    ("http://127.0.0.1:9/logo.png", "127.0.0.1 is a loopback address (127.0.0.1)"),
+    ("http://localhost:9/internal/admin?x=1", "is a loopback address"),
+    ("http://10.1.2.3/x.png", "10.1.2.3 is a private address"),
+    ("http://169.254.169.254/latest/meta-data", "is a link-local address"),
+    ("http://[::1]:9/x.png", "is a loopback address (::1)"),
+    ("file:///etc/passwd", "only http and https images are fetched, not file: URLs"),
+    ("ftp://example.org/x.png", "not ftp: URLs"),
+])
+def test_only_public_servers_are_fetched_from(tmp_path, url, said):
+    """A deck's image URL must not make the build reach this machine's or its network's services."""
+    with pytest.raises(FetchError) as caught:
+        fetch(url, tmp_path)
+    assert said in str(caught.value) and not (tmp_path / "images").exists()
+
+
+def test_a_redirect_to_a_private_address_is_checked_again_and_refused(server, tmp_path):
+    with pytest.raises(FetchError) as caught:
+        fetch(f"{server}/to/http://127.0.0.2:{server.rsplit(':', 1)[1]}/chart.png", tmp_path)
+    assert "127.0.0.2 is a loopback address" in str(caught.value) and not (tmp_path / "images").exists()
+    assert Images.served == ["/to/http://127.0.0.2:" + server.rsplit(":", 1)[1] + "/chart.png"]  # never followed
+    assert fetch(f"{server}/to/{server}/chart.png", tmp_path).read_bytes() == PNG  # to an allowed one: followed
+
+
+def test_a_deck_naming_a_loopback_image_is_one_line_that_fetches_nothing(write_deck, tmp_path):
+    deck = write_deck("# T\n\n![admin](http://localhost:18081/internal/admin?x=1)\n")
+    with pytest.raises(DeckError) as caught:
+        read_notebook(deck, build=tmp_path / "build")
+    assert caught.value.line == 3 and "is a loopback address" in caught.value.message
+    assert not (tmp_path / "build").exists()
+
+
+@pytest.mark.parametrize("src, said", [("file:///etc/hostname", "is not a file beside the deck or a web URL"),
+                                       ("/etc/hostname", "is outside the deck's folder"),
+                                       ("../outside.svg", "is outside the deck's folder")])
+def test_a_local_image_must_be_a_file_in_the_decks_folder(write_deck, src, said):
+    deck = write_deck(f"# T\n\n![x]({src})\n")
+    (deck.parent.parent / "outside.svg").write_bytes(SVG)
+    with pytest.raises(DeckError) as caught:
+        read_notebook(deck)
+    assert caught.value.line == 3 and said in caught.value.message and "\n" not in str(caught.value)

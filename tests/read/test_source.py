@@ -93,7 +93,7 @@ def test_missing_image(write_deck):
 
 
 def test_remote_image_that_cannot_be_fetched_is_refused_because_decks_present_offline(write_deck):
-    err = error_of(write_deck("# T\n\n![logo](http://127.0.0.1:9/logo.png)\n"))  # nothing listens there
+    err = error_of(write_deck("# T\n\n![logo](http://images.invalid/logo.png)\n"))  # never resolves
     assert err.line == 3 and "network" in err.message and "download it next to the deck" in err.hint
 
 
