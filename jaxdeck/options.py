@@ -17,7 +17,7 @@ TYPES: dict[str, type | tuple[type, ...]] = {
     "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
     "theme": str, "transition": str, "width": int, "height": int,
     "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
-    "duration": (int, float), "words_per_minute": int,
+    "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float),
 }
 
 
@@ -37,6 +37,7 @@ class DeckOptions:
     slide_number: bool | str = "c/t"
     timeout: float | None = None
     budget_s: float = 2.0
+    max_output_mb: float = 4.0         # a code cell's outputs beyond this are cut, and the slide says so
     duration: float | None = None      # the talk's length in minutes, for the rehearsal's clock
     words_per_minute: int = 130        # the presenter's pace, for the rehearsal's clock
 

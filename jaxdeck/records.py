@@ -100,6 +100,7 @@ class CellInfo(TypedDict, total=False):
     breaks: list             # a MyST cell kept whole: the slide pieces inside it, each with its offset
     images: dict             # remote images this cell shows: URL -> local copy
     duration_s: float        # the code cell's run time
+    output_truncated_mb: float  # its outputs were this large, and cut to the deck's cap
     cut: bool                # auto-fit started a new slide here
 
 

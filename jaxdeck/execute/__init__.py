@@ -49,6 +49,7 @@ def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None
     from jaxdeck.execute import fingerprint
     from jaxdeck.execute.cache import ExecutionCache, cache_key, reuse_outputs
     from jaxdeck.execute.kernel import run_fresh
+    from jaxdeck.execute.limits import cap_outputs
 
     if frozen is not None:
         return Run(reuse_outputs(nb, frozen, deck))
@@ -63,6 +64,7 @@ def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None
     pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
     executed, kernel = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus, on_start=on_start)
     try:
+        cap_outputs(executed)  # before the cache, the HTML and the live view see them
         env = env if env is not None else pending.result()
         record = BuildRecord.of(executed)
         record.provenance = fingerprint.provenance(env, record.executed_at)

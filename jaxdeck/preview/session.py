@@ -27,6 +27,7 @@ from typing import Callable
 
 from jaxdeck import execute
 from jaxdeck.execute import fingerprint
+from jaxdeck.execute.limits import cap_outputs
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
 from jaxdeck.records import cell_info, update_build
@@ -191,6 +192,7 @@ class Session:
             done = set(todo) - set(runs[max(reached[0] - 1, 0):])
             if self.kernel.dead:
                 self._discard_kernel()
+        cap_outputs(executed)  # a cell that printed 200 MB does not make a 200 MB preview
         self.ran = [(key, old[j]) if j in old else (key, cell_record(cells[j])) if j in done else (None, None)
                     for j, key in enumerate(keys)] if self.kernel is not None else []
         if error is not None:

@@ -86,9 +86,9 @@ def check_header(path: Path, text: str) -> None:
         if not isinstance(value, TYPES[key]):
             raise DeckError(path, line, f"deck option '{key}' has the wrong type ({type(value).__name__})",
                             "see slides/README.md for the deck options")
-        if key in ("duration", "words_per_minute") and (isinstance(value, bool) or value <= 0):
+        if key in ("duration", "words_per_minute", "max_output_mb") and (isinstance(value, bool) or value <= 0):
             raise DeckError(path, line, f"deck option '{key}' must be a positive number, not {value!r}",
-                            "give the talk's minutes (duration) or the words a minute you speak")
+                            "see slides/README.md for what it means")
         if key == "theme" and value not in known_themes():
             raise DeckError(path, line, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
 
