@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from jaxdeck import atomic, stamps
+from jaxdeck import atomic, stamps, trust
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import BUILD, Outputs
 from jaxdeck.progress import Progress
@@ -100,6 +100,8 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         t_execute = time.perf_counter()
         record = BuildRecord.of(executed)
         write_text(outputs.notebook, nbformat.writes(executed))
+        if not record.frozen_from:  # outputs made here: the live slideshow may show them as built
+            trust.sign(executed)
         stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": sources.execution(deck, frozen)},
                     machine=sources.machine)
     if executed is None and (plan.html or plan.pdfs):

@@ -42,6 +42,7 @@ from tornado.web import HTTPError
 from traitlets import Unicode, default
 
 from jaxdeck.html.assets import DEFAULT_THEME, OWN_THEMES, THEMES
+from jaxdeck import trust
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.decks import NOT_DECKS, Outputs
 from jaxdeck.errors import DeckError
@@ -177,6 +178,8 @@ class DeckContentsManager(TextFileContentsManager):
 
     decks_dir = Unicode("slides", config=True, help="folder of the decks, relative to the root dir")
     build_dir = Unicode("build", config=True, help="build folder whose notebooks/ hold the last outputs")
+    trust_dir = Unicode("", config=True, help="the presenter's store of signatures (jaxdeck.trust): a build's "
+                        "outputs signed there are shown as built, others sanitised; empty: none trusted")
 
     def is_deck(self, path: str) -> bool:
         p = PurePosixPath(path.strip("/"))
@@ -233,12 +236,16 @@ class DeckContentsManager(TextFileContentsManager):
                 self.log.warning("jaxdeck: cannot read %s (%s); no pre-baked outputs", built_path, err)
             else:
                 count = merge_outputs(nb, built)
-                # the presenter's own build made these outputs: show their HTML and SVG as built
-                # (JupyterLab sanitises untrusted outputs, which turns a chart into its text);
-                # a widget's model lives only in the kernel that made it: its static view until re-run
+                # outputs the presenter's own build made (signed by it): shown as built (JupyterLab
+                # sanitises untrusted outputs, which turns a chart into its text); any other's, from
+                # --frozen or a build/ copied from elsewhere, sanitised: no foreign script in this page.
+                # A widget's model lives only in the kernel that made it: its static view until re-run
+                ours = bool(self.trust_dir) and trust.signed(built, self.trust_dir)
+                if not ours:
+                    self.log.warning("jaxdeck: %s was not built here: its outputs are shown sanitised", built_path)
                 for cell in nb.cells:
                     if cell.cell_type == "code" and cell.get("outputs"):
-                        cell.metadata["trusted"] = True
+                        cell.metadata["trusted"] = ours
                         static_outputs(cell)
                 self.log.info("jaxdeck: %s: outputs of %d cells from %s", path, count, built_path)
                 for key in ("kernelspec", "language_info"):

@@ -50,6 +50,7 @@ from urllib.parse import quote
 import psutil
 
 from jaxdeck.errors import DeckError, display_path
+from jaxdeck import trust
 from jaxdeck.stopping import MARKER, STOP, Stopped, end_tree, marked
 from jaxdeck.execute import kernel_env
 
@@ -268,6 +269,8 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         "--PasswordIdentityProvider.allow_password_change=False",
         "--ServerApp.contents_manager_class=jaxdeck.live.contents.DeckContentsManager",
         f"--DeckContentsManager.decks_dir={decks_dir}", f"--DeckContentsManager.build_dir={build_dir}",
+        # the presenter's own signatures (the server's Jupyter folders are temporary): outputs built here
+        f"--DeckContentsManager.trust_dir={trust.store()}",
         "--ServerApp.allow_remote_access=" + ("True" if allow_remote else "False"),
         f"--RiseApp.extra_labextensions_path={LABEXTENSIONS}",
         f"--LabApp.extra_labextensions_path={LABEXTENSIONS}",

@@ -124,7 +124,9 @@ def test_marker_lines_are_hidden_live_and_restored_on_save(repo):
     assert (repo / path).read_bytes() == original
 
 
-def test_prebaked_outputs_are_trusted_and_widgets_fall_back_to_their_static_view(repo):
+def test_prebaked_outputs_built_here_are_trusted_and_widgets_fall_back_to_their_static_view(repo, tmp_path):
+    from jaxdeck import trust
+
     deck = repo / "slides" / "present_demo.md"
     built = deck_to_notebook(deck)
     code = next(c for c in built.cells if c.cell_type == "code")
@@ -133,11 +135,35 @@ def test_prebaked_outputs_are_trusted_and_widgets_fall_back_to_their_static_view
         "application/vnd.jupyter.widget-view+json": {"model_id": "gone", "version_major": 2, "version_minor": 0}})]
     (repo / "build" / "notebooks").mkdir(parents=True)
     nbformat.write(built, repo / "build" / "notebooks" / "present_demo.ipynb")
+    store = tmp_path / "signatures"
+    assert trust.sign(built, store)  # as a build on this machine does
 
-    cm = DeckContentsManager(root_dir=str(repo))
+    cm = DeckContentsManager(root_dir=str(repo), trust_dir=str(store))
     cell = next(c for c in cm.get("slides/present_demo.md")["content"].cells if c.cell_type == "code")
     assert cell.metadata["trusted"] is True  # JupyterLab would sanitise the SVG away otherwise
     assert set(cell.outputs[0]["data"]) == {"text/plain", "text/html"}  # the widget's model died with its kernel
+
+
+def test_outputs_from_elsewhere_are_not_trusted(repo, tmp_path):
+    """A build notebook this user's builds did not sign (--frozen, a build/ copied from another
+    machine, an output edited since) is shown sanitised: its script never runs in the logged-in page."""
+    from jaxdeck import trust
+
+    deck = repo / "slides" / "present_demo.md"
+    built = deck_to_notebook(deck)
+    code = next(c for c in built.cells if c.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("display_data", data={
+        "text/plain": "chart", "text/html": "<script>fetch('/api/contents')</script>"})]
+    (repo / "build" / "notebooks").mkdir(parents=True)
+    store = tmp_path / "signatures"
+    trust.sign(built, store)
+    code.outputs[0]["data"]["text/html"] = "<script>fetch('/api/kernels', {method: 'POST'})</script>"  # changed since
+    nbformat.write(built, repo / "build" / "notebooks" / "present_demo.ipynb")
+    for cm in (DeckContentsManager(root_dir=str(repo), trust_dir=str(store)),
+               DeckContentsManager(root_dir=str(repo), trust_dir=str(tmp_path / "another-user")),
+               DeckContentsManager(root_dir=str(repo))):
+        cell = next(c for c in cm.get("slides/present_demo.md")["content"].cells if c.cell_type == "code")
+        assert cell.metadata["trusted"] is False and cell.outputs  # shown, sanitised
 
 
 def test_notes_marker_and_live_settings_are_taken_out_and_put_back(repo):
