@@ -118,7 +118,7 @@ def user_error(err: OSError, where: str | Path | None = None):
 
     if err.errno not in FIXES:
         return None
-    path = err.filename or where
+    path = err.filename2 or err.filename or where  # a rename's target, not its temporary file
     return DeckError(path, None, f"cannot write: {err.strerror or os.strerror(err.errno)}", FIXES[err.errno])
 
 

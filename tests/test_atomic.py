@@ -166,3 +166,43 @@ def test_a_file_where_a_build_folder_goes_is_one_line(tmp_path):
         "error: build/html: cannot write: Not a directory; a file is where a folder goes: remove it, "
         "or build elsewhere with --out")
     assert not (tmp_path / "kernel-ran").exists()
+
+
+def test_a_folder_where_an_artefact_goes_is_one_line_naming_it(tmp_path):
+    from support import run_cli
+
+    (tmp_path / "talk.md").write_text(RUNS)
+    (tmp_path / "build" / "html" / "talk.html").mkdir(parents=True)
+    done = run_cli("build", "talk.md", cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr.strip() == (
+        "error: build/html/talk.html: cannot write: Is a directory; a folder is where a file goes: remove it, "
+        "or build elsewhere with --out")
+    assert not list((tmp_path / "build").rglob("*.tmp"))
+
+
+def test_a_build_folder_without_write_permission_is_one_line_before_the_kernel_runs(tmp_path):
+    """As root, permissions bind only without CAP_DAC_OVERRIDE: the build runs with it dropped."""
+    import shutil
+    import subprocess
+    import sys
+
+    from support import ROOT
+
+    (tmp_path / "talk.md").write_text(RUNS)
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build").chmod(0o555)
+    command = [sys.executable, "-m", "jaxdeck", "build", "talk.md"]
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root, and no setpriv to drop CAP_DAC_OVERRIDE (root writes anywhere)")
+        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
+    try:
+        done = subprocess.run(command, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                              capture_output=True, text=True, timeout=300)
+    finally:
+        (tmp_path / "build").chmod(0o755)
+    if done.returncode and "setpriv" in done.stderr:
+        pytest.skip(f"setpriv cannot drop capabilities here: {done.stderr.strip()}")
+    assert done.returncode == 1 and done.stderr.strip() == (
+        "error: build: cannot write: Permission denied; check the folder's permissions, or build elsewhere with --out")
+    assert not (tmp_path / "kernel-ran").exists()
