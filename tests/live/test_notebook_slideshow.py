@@ -41,8 +41,10 @@ def repo(tmp_path_factory, built_notebooks):
     for deck in NOTEBOOKS:
         outputs, _ = built_notebooks(deck)
         shutil.copy(deck, root / "slides" / deck.name)
-    # the other notebooks of the shared build may be written meanwhile: their temporary files left out
-    shutil.copytree(outputs.root, root / "build", ignore=shutil.ignore_patterns(".*.tmp", ".*.lock"))
+    # the other notebooks of the shared build may be written meanwhile: their temporary files (a write's,
+    # auto-fit's scratch page, a build's probe of its folder) come and go, and are left out
+    shutil.copytree(outputs.root, root / "build",
+                    ignore=shutil.ignore_patterns(".*.tmp", ".*.lock", ".*.fitting.html", ".probe-*"))
     return root
 
 
