@@ -502,6 +502,10 @@ def test_a_code_cell_is_still_an_editor_when_clicked(talk):
 
 def test_the_restart_key_starts_a_new_kernel_and_says_so(talk, server):
     go(talk, (2, 0))
+    # both decks' kernels up: one an earlier test killed may still be coming back on its own
+    deadline = time.monotonic() + 60
+    while len(kernel_processes(server)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
     before = {p.pid for p in kernel_processes(server)}
     talk.keyboard.press("Escape")
     talk.evaluate("() => document.activeElement.blur()")
