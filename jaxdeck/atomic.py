@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
+from jaxdeck.errors import DeckError
+
 
 #: between the writer's pid and mkstemp's random part in a temporary file's name
 MARK = ".jdtmp-"
@@ -114,8 +116,6 @@ FIXES = {
 
 def user_error(err: OSError, where: str | Path | None = None):
     """``err`` as a one-line DeckError naming its path and what to do, when a user can cause it; else None."""
-    from jaxdeck.errors import DeckError
-
     if err.errno not in FIXES:
         return None
     path = err.filename2 or err.filename or where  # a rename's target, not its temporary file

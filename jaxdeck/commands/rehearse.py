@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from jaxdeck.cli import deck_arguments
 from jaxdeck.errors import DeckError
 
 
 def add_arguments(command) -> None:
-    command.add_argument("decks", nargs="*", metavar="DECK", help="the Markdown deck(s) (default: every deck in slides/)")
+    deck_arguments(command)  # the decks, and --out: the build compared with, and rehearsal/ for the reports
     command.add_argument("--size", default="1920x1080",
                          help="the projector's window size, WIDTHxHEIGHT (default 1920x1080); the deck's own size is always rehearsed")
     command.add_argument("--faults", action="store_true",
                          help="also kill the kernel at a slide in the middle and check that R brings the talk back")
-    command.add_argument("--out", type=Path, default=Path("build"),
-                         help="build folder: the build compared with, and rehearsal/ for the reports (default: build)")
     command.add_argument("--log", type=Path, default=None, help="write the Jupyter server's log to this file")
     command.add_argument("--attach", action="store_true",
                          help="rehearse on the running `present --detach` (its kernel stays warm for the talk) "

@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from jaxdeck.check.deck import TOLERANCE_PX
+
 SCHEMA = 1
-#: overflow smaller than this (sub-pixel rounding, borders) is not worth a report, as in `check`
-TOLERANCE_PX = 2
 
 #: every kind of problem, with what it means; any one of them fails the rehearsal
 KINDS = {

@@ -20,7 +20,7 @@ from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.options import DeckOptions
 from jaxdeck.rehearse import clock, compare, walk
-from jaxdeck.rehearse.record import KINDS, Problem, Rehearsal, SlideRun
+from jaxdeck.rehearse.record import KINDS, TOLERANCE_PX, Problem, Rehearsal, SlideRun
 
 PROJECTOR = (1920, 1080)
 ORDER = list(KINDS)
@@ -52,7 +52,7 @@ def read_build(deck: Path, out: Path):
         return None
     try:
         return nbformat.read(path, as_version=4)
-    except Exception as err:  # a truncated or foreign file: rehearse without it, and say so
+    except Exception as err:  # a truncated or foreign file: one line saying to rebuild it
         raise DeckError(path, None, f"cannot read the build's notebook ({type(err).__name__})",
                         "rebuild it: make slides DECK=NAME") from None
 
@@ -176,7 +176,7 @@ def fit_problems(slides: list[SlideRun]) -> list[Problem]:
     for slide in slides:
         for size, fit in slide.fits.items():
             spill = [f"{px} px {side}" for px, side in ((fit.down, "below"), (fit.right, "to the right of"))
-                     if px > 2]
+                     if px > TOLERANCE_PX]
             if spill:
                 problems.append(Problem(slide.number, "overflow", f"at {size}, with its live outputs, the slide runs "
                                         f"{' and '.join(spill)} its frame; shorten what it prints, or split the slide"))

@@ -62,10 +62,7 @@ def selected(page) -> None:
     the slide changes: a Shift+Enter before that would run the cell it then selects twice)."""
     started = time.monotonic()
     try:
-        page.wait_for_function("() => { const L = window.jaxdeckLive, cells = L.panel.content.widgets;"
-                               " const a = cells[L.panel.content.activeCellIndex];"
-                               " return !!a && a.node.closest('section') === L.reveal.getCurrentSlide(); }",
-                               timeout=5000, polling=50)
+        page.wait_for_function(f"() => ({script('rehearse-slide.js')})().activeOnSlide", timeout=5000, polling=50)
     except Exception as err:
         if "Timeout" not in type(err).__name__:
             raise
