@@ -17,6 +17,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from support import command_line, kernels_under
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -58,10 +60,10 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
             return response.status, json.loads(response.read() or b"null")
 
     assert call("POST", "kernels")[0] == 201  # a kernel, as a demo cell would start
-    jupyter = next(p for p in present.children(recursive=True) if "jaxdeck.live.jupyter" in " ".join(p.cmdline()))
+    jupyter = next(p for p in present.children(recursive=True) if "jaxdeck.live.jupyter" in command_line(p))
     home = Path(jupyter.environ()["JUPYTER_TOKEN_FILE"]).parent
     deadline = time.monotonic() + 60
-    while not [p for p in jupyter.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]:
+    while not kernels_under(jupyter.pid):
         assert time.monotonic() < deadline, "no kernel started"
         time.sleep(0.2)
     tree = [present, *present.children(recursive=True)]

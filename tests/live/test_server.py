@@ -176,7 +176,7 @@ def test_the_token_is_on_no_command_line_and_in_no_file_others_can_read(server):
     assert "jaxdeck.live.jupyter" in listed  # the server is running, and listed
     assert token not in listed
     jupyter = next(p for p in psutil.Process(server["process"].pid).children(recursive=True)
-                   if "jaxdeck.live.jupyter" in p.cmdline())
+                   if "jaxdeck.live.jupyter" in command_line(p))
     environ = jupyter.environ()
     token_file = Path(environ["JUPYTER_TOKEN_FILE"])
     assert token_file.read_text() == token
