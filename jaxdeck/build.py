@@ -54,6 +54,7 @@ class Built(Outputs):
     cache: str | None = None
     cells_executed: int | None = None
     printed: object | None = None
+    warnings: tuple[str, ...] = ()
 
 
 def summary(executed: int | None, html: bool, pdfs) -> str:
@@ -68,12 +69,13 @@ def summary(executed: int | None, html: bool, pdfs) -> str:
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
                printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None,
-               cpus: frozenset[int] | None = None) -> Built:
+               cpus: frozenset[int] | None = None, strict: bool = False) -> Built:
     """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
 
     Earlier artefacts stay until each is replaced, and each gets its record of inputs.
     With a ``printer`` (:class:`jaxdeck.pdf.printer.BackgroundPrinter`) the PDFs are printed.
-    ``cpus`` is the deck's share of the machine when decks are built side by side.
+    ``cpus`` is the deck's share of the machine when decks are built side by side; with
+    ``strict`` a warning of the reader (an image it cannot fetch) is an error.
     """
     import nbformat
 
@@ -91,7 +93,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
 
         if shown:
             shown.stage(name, "convert")
-        nb = deck_to_notebook(deck, root)
+        nb = deck_to_notebook(deck, root, strict)
         t_convert = time.perf_counter()
         if shown:
             shown.stage(name, "execute")
@@ -129,7 +131,8 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     seconds = StageSeconds(t_convert - clock, t_execute - t_convert, t_html - t_execute,
                            t_pdf - t_html if printer is not None and plan.pdfs else None)
     return Built(deck, root, summary(record.cells_executed, plan.html, plan.pdfs if printed is not None else ()),
-                 seconds=seconds, cache=record.cache, cells_executed=record.cells_executed, printed=printed)
+                 seconds=seconds, cache=record.cache, cells_executed=record.cells_executed, printed=printed,
+                 warnings=tuple(record.warnings or ()))
 
 
 def default_jobs(decks: int, backend: str | None = None) -> int:
@@ -176,13 +179,14 @@ JOB_MEMORY = 3 * 2**30
 
 def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
           frozen: str | Path | None = None, pdf: bool = False, force: bool = False, reprint: bool = False,
-          execution: bool = True, report=None, jobs: int | None = None) -> list[Built]:
+          execution: bool = True, report=None, jobs: int | None = None, strict: bool = False) -> list[Built]:
     """Build every deck's out-of-date artefacts, ``jobs`` decks at a time (default :func:`default_jobs`).
 
     ``pdf=True`` prints the PDFs as well, in one browser that starts while the first decks run
     and prints for all of them; ``force=True`` rebuilds every artefact (execution still goes
     through the cache), ``reprint=True`` the PDFs; ``execution=False`` keeps executed notebooks
     whose deck is unchanged, wherever their outputs came from (see :func:`jaxdeck.stamps.plan`).
+    ``strict=True`` makes the reader's warnings errors (:func:`jaxdeck.read.deck_to_notebook`).
     ``report(built)`` is called for each deck in the order given, as soon as it and every deck
     before it are done; decks that are up to date show no progress.
 
@@ -238,7 +242,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
                 share = shares.get() if jobs > 1 else None
                 try:
                     done = build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
-                                      plan=p, sources=sources, cpus=share)
+                                      plan=p, sources=sources, cpus=share, strict=strict)
                 finally:
                     if share is not None:
                         shares.put(share)

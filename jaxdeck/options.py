@@ -17,7 +17,7 @@ TYPES: dict[str, type | tuple[type, ...]] = {
     "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
     "theme": str, "transition": str, "width": int, "height": int,
     "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
-    "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float),
+    "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float), "strict": bool,
 }
 
 
@@ -40,6 +40,7 @@ class DeckOptions:
     max_output_mb: float = 4.0         # a code cell's outputs beyond this are cut, and the slide says so
     duration: float | None = None      # the talk's length in minutes, for the rehearsal's clock
     words_per_minute: int = 130        # the presenter's pace, for the rehearsal's clock
+    strict: bool = False               # a warning (an image that cannot be fetched) stops the build
 
     @classmethod
     def of(cls, metadata: Mapping[str, Any] | DeckOptions | None) -> DeckOptions:

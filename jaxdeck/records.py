@@ -33,7 +33,8 @@ class BuildRecord:
     slides: int | None = None            # slides counted at the markers (or headings)
     marker_mode: bool | None = None      # the deck has slide markers: its layout is the presenter's own
     format: dict | None = None           # jupytext's format to write the deck back in (MyST, percent, ...)
-    images: dict | None = None           # remote image URL -> its local copy
+    images: dict | None = None           # remote image URL -> its local copy ("" if it could not be fetched)
+    warnings: list | None = None         # "file:line: what" for what the build shows another way (offline images)
     # execute
     executed_at: str | None = None
     provenance: dict | None = None       # python, jax, backend, devices... of the kernel that ran it

@@ -98,6 +98,8 @@ def budget_of(nb: nbformat.NotebookNode) -> float:
 
 
 def missing_notes(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) -> list[Problem]:
+    if BuildRecord.of(nb).marker_mode is False:
+        return []  # a document without slide markers (a tutorial): its 'Note:' paragraphs are prose
     notes = notes_by_slide(nb)
     return [Problem(number, "notes", "no speaker notes; add a paragraph starting with 'Note:'", str(deck), lines.get(number))
             for number in range(1, slide_count(nb) + 1) if not any(text.strip() for text in notes.get(number, []))]

@@ -35,6 +35,9 @@ def add_arguments(command) -> None:
                          help="print build/pdf/NAME.pdf and NAME-handout.pdf too (the browser starts while decks run)")
     command.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                          help="build N decks at once (default: one per core, as many as memory allows)")
+    command.add_argument("--strict", action="store_true",
+                         help="make warnings errors: a remote image that cannot be fetched stops the build "
+                              "(the header's `strict: true` does the same for one deck)")
     command.add_argument("--force", action="store_true",
                          help="rebuild every artefact, up to date or not (outputs still come from the execution "
                               "cache; add --no-cache to run every kernel again)")
@@ -49,7 +52,11 @@ def _jobs(text: str) -> int:
 
 
 def report(built) -> None:
+    import sys
+
     print(f"{built.deck}: {built.done}", flush=True)
+    for warning in built.warnings:
+        print(f"warning: {warning}", file=sys.stderr, flush=True)
 
 
 def build_decks(decks: list[Path], root: Path, *, pdf: bool = False, **options):
@@ -84,6 +91,24 @@ def _pdfs_wanted(decks: list[Path], root: Path) -> bool:
 
 def run(args) -> int:
     decks = find_decks(args.decks)
+    if args.strict:  # a deck built earlier, with warnings, is not rebuilt: it fails all the same
+        args.force = args.force or bool(warned(decks, args.out))
     build_decks(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
-                force=args.force, report=report, jobs=args.jobs)
+                force=args.force, report=report, jobs=args.jobs, strict=args.strict)
     return 0
+
+
+def warned(decks: list[Path], root: Path) -> list[str]:
+    """The warnings the decks' executed notebooks recorded when they were read."""
+    import json
+
+    from jaxdeck.records import BUILD_KEY
+
+    found = []
+    for deck in decks:
+        try:
+            record = json.loads(Outputs(deck, root).notebook.read_text(encoding="utf-8"))["metadata"]
+        except (OSError, ValueError, KeyError):
+            continue
+        found += (record.get(BUILD_KEY) or {}).get("warnings") or []
+    return found

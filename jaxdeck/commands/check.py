@@ -16,6 +16,7 @@ def run(args) -> int:
     from jaxdeck.browser import chromium
     from jaxdeck.check.deck import check_deck
     from jaxdeck.commands.pdf import ensure_built
+    from jaxdeck.records import BuildRecord
 
     decks = find_decks(args.decks)
     built = [(deck, *ensure_built(deck, args.out)) for deck in decks]
@@ -25,9 +26,13 @@ def run(args) -> int:
             problems = check_deck(deck, nb, outputs.html, browser=browser)
             for problem in problems:
                 print(problem)
+            # what the build showed another way (an image it could not fetch): listed, not a problem
+            warnings = BuildRecord.of(nb).warnings or []
+            for warning in warnings:
+                print(f"warning: {warning}")
             total += len(problems)
             if not problems:
-                print(f"{deck}: ok")
+                print(f"{deck}: ok" + (f" ({len(warnings)} warning(s))" if warnings else ""))
     if total:
         print(f"{total} problem(s) in {len(decks)} deck(s)", file=sys.stderr)
         return 1

@@ -23,7 +23,7 @@ NPM_FILES = {
 }
 
 #: stylesheets every deck links besides its theme (themes/jaxdeck/static/NAME.css -> assets/themes/)
-SHEETS = ("myst",)
+SHEETS = ("myst", "fit")
 
 
 def npm_root() -> Path:

@@ -106,7 +106,7 @@ def remote_copies(nb: nbformat.NotebookNode) -> dict[str, Path]:
     """The cached copies of the deck's remote images: relative path beside the HTML -> cached file."""
     found = {}
     for cell in nb.cells:
-        for local in (cell_info(cell).get("images") or {}).values():
+        for local in filter(None, (cell_info(cell).get("images") or {}).values()):
             found[f"{REMOTE_IMAGES}/{Path(local).name}"] = Path(local)
     return found
 

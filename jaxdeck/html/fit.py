@@ -14,7 +14,10 @@ room:
    a new sub-slide starts at the first piece that does not fit, headed by the section's
    heading and " (continued)" (:mod:`jaxdeck.html.fit_cuts`; the cuts made are kept beside the
    HTML for the live view and the PDF: :mod:`jaxdeck.html.fit_record`);
-3. that repeats until nothing overflows or ``max_rounds`` renders were made.
+3. that repeats until nothing overflows or ``max_rounds`` renders were made;
+4. a piece taller than a slide, left alone under its heading, is made to fit by what
+   ``tall`` reports from the page (smaller type, side by side, outputs cut at a line, a code
+   cell split: :mod:`jaxdeck.html.fit_tall`), again until nothing changes.
 
 Only the copy the HTML export renders is cut: the source file and the executed notebook
 stay as they are, so the round trip to the source stays lossless. A deck with markers
@@ -35,6 +38,7 @@ from jaxdeck.html.fit_blocks import explode, unique_ids
 from jaxdeck.html.fit_cuts import apply_cuts, cuts_of, plan_cuts
 from jaxdeck.html.fit_measure import SlideFill, cell_ids, measure_page
 from jaxdeck.html.fit_record import write_cuts
+from jaxdeck.html.fit_tall import Decision, apply_tall, measure_tall
 from jaxdeck.html.layout import split_breaks
 from jaxdeck.markers import BREAKING
 from jaxdeck.records import BuildRecord, cell_info
@@ -44,6 +48,7 @@ __all__ = ["cuts_of", "fit", "fit_in_browser", "marker_less", "write_cuts"]
 
 Render = Callable[[nbformat.NotebookNode], Any]
 Measure = Callable[[Any], Sequence[SlideFill]]
+Tall = Callable[[Any], Sequence[Decision]]
 
 
 def marker_less(nb: nbformat.NotebookNode) -> bool:
@@ -53,19 +58,27 @@ def marker_less(nb: nbformat.NotebookNode) -> bool:
     return not any(cell_info(c).get("marker") in BREAKING for c in nb.cells)
 
 
-def fit(nb: nbformat.NotebookNode, render: Render, measure: Measure, *, max_rounds: int = 3) -> nbformat.NotebookNode:
+def fit(nb: nbformat.NotebookNode, render: Render, measure: Measure, *, max_rounds: int = 3,
+        tall: Tall | None = None, max_tall_rounds: int = 4) -> nbformat.NotebookNode:
     """A copy of ``nb`` whose slides fit: exploded into blocks and cut where the measured
-    layout overflows (see the module docstring). ``nb`` itself is left as it is; a deck with
-    slide markers comes back as an unchanged copy, without a render."""
+    layout overflows, then its blocks taller than a slide fitted by ``tall`` (see the module
+    docstring). ``nb`` itself is left as it is; a deck with slide markers comes back as an
+    unchanged copy, without a render."""
     fitted = copy.deepcopy(nb)
     if not marker_less(fitted):
         return fitted
     fitted.cells = [block for cell in fitted.cells for piece in split_breaks(cell) for block in explode(piece)]
     unique_ids(fitted)
+    overflows = True
     for _ in range(max_rounds):
         fills = measure(render(fitted))
+        overflows = any(f.overflows for f in fills)
         if not apply_cuts(fitted, plan_cuts(fitted, fills)):
             break
+    if tall is not None and overflows:
+        for _ in range(max_tall_rounds):
+            if not apply_tall(fitted, list(tall(render(fitted)))):
+                break
     return fitted
 
 
@@ -90,4 +103,7 @@ def fit_in_browser(nb: nbformat.NotebookNode, export_to_html: Callable[[nbformat
                                "id=\"cell-id=…\" on each cell's wrapper)")
         return fills
 
-    return fit(nb, render, measure, max_rounds=max_rounds)
+    def tall(html) -> list[Decision]:
+        return measure_tall(browser, html, size)
+
+    return fit(nb, render, measure, max_rounds=max_rounds, tall=tall)

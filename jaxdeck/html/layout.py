@@ -36,6 +36,7 @@ import jinja2
 import nbformat
 from nbconvert.preprocessors import Preprocessor
 
+from jaxdeck.html.outputs import SlideOutputs
 from jaxdeck.html.myst import cell_view
 from jaxdeck.options import DeckOptions
 from jaxdeck.read.structure import CONTINUE, FRAGMENT, NOTE_PREFIX, NOTES, SKIP, SLIDE, SUBSLIDE, slide_pieces
@@ -105,7 +106,8 @@ def book_tags(cell) -> None:
         jd["role"] = HIDDEN  # nothing of it is drawn on a slide
     if cell.cell_type == "markdown":
         images = cell_info(cell).get("images") or {}
-        jd["images"] = {url: f"{REMOTE_IMAGES}/{Path(local).name}" for url, local in images.items()}
+        jd["images"] = {url: f"{REMOTE_IMAGES}/{Path(local).name}" for url, local in images.items() if local}
+        jd["offline"] = sorted(url for url, local in images.items() if not local)  # shown as alt text
 
 
 def strip_marker(cell) -> None:
@@ -235,7 +237,7 @@ class SlideNesting(Preprocessor):
 
 
 #: the preprocessors an export runs, in order
-PREPROCESSORS = (SplitBreaks, StripMarkers, BookTags, StaticWidgets, GatherNotes, SlideNesting)
+PREPROCESSORS = (SplitBreaks, StripMarkers, BookTags, StaticWidgets, GatherNotes, SlideNesting, SlideOutputs)
 
 
 def layout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

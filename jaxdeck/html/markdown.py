@@ -81,6 +81,18 @@ def _html_block(self, tokens: Sequence[Token], idx: int, options, env) -> str:
     return tokens[idx].content.rstrip("\n") + "\n\n"
 
 
+def _image(self: RendererHTML, tokens: Sequence[Token], idx: int, options, env) -> str:
+    """An image; one the build could not fetch (``env["offline"]``) as its alt text, so that a
+    notebook written for the web (a Colab badge in a link) reads right offline."""
+    token = tokens[idx]
+    src = str(token.attrs.get("src", ""))
+    if src not in (env or {}).get("offline", ()):
+        return RendererHTML.image(self, tokens, idx, options, env)
+    alt = self.renderInlineAsText(token.children or [], options, env)
+    return (f'<span class="jd-offline-image" title="{html.escape(src)} (not fetched: no network at build time)">'
+            f"{html.escape(alt or src)}</span>")
+
+
 def _make_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     md.use(tasklists_plugin).use(deflist_plugin)
@@ -88,7 +100,7 @@ def _make_parser() -> MarkdownIt:
     dollarmath_plugin(md, allow_digits=False, allow_space=True, double_inline=True)
     rules = {"fence": _fence, "math_inline": _math_inline, "math_inline_double": _math_inline,
              "math_block": _math_display, "math_block_label": _math_display, "html_block": _html_block,
-             "th_open": _cell_open, "td_open": _cell_open,
+             "th_open": _cell_open, "td_open": _cell_open, "image": _image,
              "s_open": lambda self, tokens, idx, options, env: "<del>",
              "s_close": lambda self, tokens, idx, options, env: "</del>"}
     for token_type, rule in rules.items():
@@ -100,15 +112,16 @@ def _make_parser() -> MarkdownIt:
 PARSER = _make_parser()
 
 
-def render(text: str) -> str:
+def render(text: str, offline: Sequence[str] | None = None) -> str:
     """Markdown (CommonMark, GFM tables, MyST) as the HTML every output shows.
 
     MyST roles show as code (Python objects, unknown roles) or emphasised text (references);
     targets, ``%`` comments and ``+++`` breaks show nothing; admonitions become
     ``<div class="admonition NAME">`` boxes with a title; ``{math}`` becomes ``\\(...\\)`` /
     ``\\[...\\]`` and dollar math stays as written, both for KaTeX. Raw HTML passes through.
+    An image whose URL is in ``offline`` (the build could not fetch it) shows as its alt text.
     """
-    return PARSER.render(text)
+    return PARSER.render(text, {"offline": frozenset(offline)} if offline else None)
 
 
 # MyST goes on last: jaxdeck.html.myst renders through PARSER, so its modules import this one

@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def deck_to_notebook(path: str | Path, build: str | Path | None = None):
+def deck_to_notebook(path: str | Path, build: str | Path | None = None, strict: bool = False):
     """The deck at ``path`` as a notebook whose cells carry RISE slideshow metadata.
 
-    ``build``: the build folder whose ``images/`` caches the deck's remote images (``build/``).
+    ``build``: the build folder whose ``images/`` caches the deck's remote images (``build/``);
+    ``strict``: a warning (a remote image that cannot be fetched) is an error.
     """
     from jaxdeck.read.source import read_notebook
     from jaxdeck.read.structure import derive
 
-    nb, lines = read_notebook(path, build)
+    nb, lines = read_notebook(path, build, strict)
     return derive(nb, lines, path)

@@ -126,14 +126,40 @@ def load_header(body: str):
     return yaml.load(body, Loader=HeaderLoader)  # noqa: S506 - a SafeLoader with limits
 
 
+def jupytext_yaml(body: str) -> str | None:
+    """What of a header jupytext reads as YAML when all of it is not: in a Markdown file, the
+    ``jupyter:`` block (the root keys beside it become a raw cell, kept as written); None when
+    there is none and the header is not MyST's front matter (``jupytext:`` or ``kernelspec:``
+    at its root), so all of it is a raw cell: text that merely looks like YAML."""
+    from jupytext.header import _JUPYTER_RE, _LEFTSPACE_RE
+
+    lines = body.split("\n")
+    if any(re.match(r"^(jupytext|kernelspec)\s*:", line) for line in lines):
+        return body  # MyST front matter: jupytext reads all of it
+    block: list[str] = []
+    inside = False
+    for line in lines:  # jupytext's own rule (jupytext.header.header_to_metadata_and_cell)
+        if _JUPYTER_RE.match(line):
+            inside = True
+        elif line and not _LEFTSPACE_RE.match(line):
+            inside = False
+        if inside:
+            block.append(line)
+    return "\n".join(block) if block else None
+
+
 def _header(text: str) -> dict:
     count = header_line_count(text)
     if not count:
         return {}
+    body = "\n".join(text.split("\n")[1: count - 1])
     try:
-        header = load_header("\n".join(text.split("\n")[1: count - 1])) or {}
+        header = load_header(body) or {}
     except yaml.YAMLError:
-        return {}
+        try:  # jupytext reads only the `jupyter:` block of a header whose root is not YAML
+            header = load_header(jupytext_yaml(body) or "") or {}
+        except yaml.YAMLError:
+            return {}
     return header if isinstance(header, dict) else {}
 
 

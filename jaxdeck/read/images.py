@@ -35,12 +35,14 @@ _TYPES = {"image/svg+xml": ".svg", "image/jpeg": ".jpg", "image/png": ".png", "i
 
 
 class FetchError(Exception):
-    """A remote image could not be fetched; ``name`` is a file name to save it under."""
+    """A remote image could not be fetched; ``name`` is a file name to save it under, ``offline``
+    says the network was not there (no name resolution, no connection), rather than refused."""
 
-    def __init__(self, url: str, reason: str):
+    def __init__(self, url: str, reason: str, offline: bool = False):
         super().__init__(reason)
         self.url = url
         self.name = file_name(url)
+        self.offline = offline
 
 
 def file_name(url: str) -> str:
@@ -107,7 +109,7 @@ def check_url(url: str) -> None:
         found = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80),
                                    type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, ValueError) as err:
-        raise FetchError(url, f"no network: cannot resolve {parts.hostname} ({err})") from None
+        raise FetchError(url, f"no network: cannot resolve {parts.hostname} ({err})", offline=True) from None
     for *_, address in found:
         if not allowed(address[0]):
             raise FetchError(url, f"{parts.hostname} is a {_kind(address[0])} address ({address[0]}); "
@@ -137,9 +139,9 @@ def fetch(url: str, build: str | Path, timeout: float = TIMEOUT_S) -> Path:
     except urllib.error.HTTPError as err:
         raise FetchError(url, f"HTTP {err.code}") from None
     except urllib.error.URLError as err:
-        raise FetchError(url, f"no network: {err.reason}") from None
+        raise FetchError(url, f"no network: {err.reason}", offline=True) from None
     except (OSError, ValueError) as err:  # timeouts, resets, malformed URLs
-        raise FetchError(url, f"no network: {err}") from None
+        raise FetchError(url, f"no network: {err}", offline=True) from None
     if len(data) > MAX_BYTES:
         raise FetchError(url, f"larger than {MAX_BYTES // (1024 * 1024)} MB")
     if not data:

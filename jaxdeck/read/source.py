@@ -19,9 +19,9 @@ from markdown_it import MarkdownIt
 
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
-from jaxdeck.options import TYPES
+from jaxdeck.options import TYPES, DeckOptions
 from jaxdeck.places import known_themes
-from jaxdeck.read.formats import (HeaderLimit, header_line_count, jupytext_config, load_header, read_in_format,
+from jaxdeck.read.formats import (HeaderLimit, header_line_count, jupytext_yaml, jupytext_config, load_header, read_in_format,
                                   write_back)
 from jaxdeck.records import OPTIONS_KEY, update_build
 
@@ -51,6 +51,18 @@ def read_text(path: Path) -> str:
     return text
 
 
+def raise_header_error(path: Path, err: yaml.YAMLError):
+    """The header's YAML error as a DeckError at its line."""
+    mark = getattr(err, "problem_mark", None)
+    line = mark.line + 2 if mark is not None else 1
+    problem = getattr(err, "problem", None) or "invalid YAML"
+    if isinstance(err, HeaderLimit):
+        raise DeckError(path, line, f"the YAML header is refused: {problem}",
+                        "write the deck's options plainly (see slides/README.md)") from None
+    raise DeckError(path, line, f"invalid YAML in the header: {problem}",
+                    "fix the header's YAML (indent with spaces, close brackets and quotes)") from None
+
+
 def check_header(path: Path, text: str) -> None:
     """Reject a YAML header that does not parse or holds unknown deck options."""
     count = header_line_count(text)
@@ -61,15 +73,18 @@ def check_header(path: Path, text: str) -> None:
     body = "\n".join(text.split("\n")[1: count - 1])
     try:
         header = load_header(body) or {}
+    except HeaderLimit as err:
+        raise_header_error(path, err)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1
-        problem = getattr(err, "problem", None) or "invalid YAML"
-        if isinstance(err, HeaderLimit):
-            raise DeckError(path, line, f"the YAML header is refused: {problem}",
-                            "write the deck's options plainly (see slides/README.md)") from None
-        raise DeckError(path, line, f"invalid YAML in the header: {problem}",
-                        "fix the header's YAML (indent with spaces, close brackets and quotes)") from None
+        body = jupytext_yaml(body)
+        if body is None:
+            return  # text between '---' lines that jupytext keeps as a raw cell, never read as YAML
+        try:
+            header = load_header(body) or {}
+        except yaml.YAMLError:
+            raise_header_error(path, err)
+    if not isinstance(header, dict) and jupytext_yaml(body) is None:
+        return  # plain text between '---' lines: jupytext keeps it as a raw cell
     if not isinstance(header, dict):
         raise DeckError(path, 2, "the YAML header must be a mapping", "write 'jupyter:' then the deck options")
     options = (header.get("jupyter") or {}).get(OPTIONS_KEY) if isinstance(header.get("jupyter"), dict) else None
@@ -137,12 +152,15 @@ def _check_fence_metadata(path: Path, line: int, meta: str) -> None:
 
 
 def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
-                 build: Path | None = None) -> dict[str, str]:
+                 build: Path | None = None, strict: bool = False,
+                 warnings: list[str] | None = None) -> dict[str, str]:
     """Every image a markdown cell shows must exist next to the deck (decks present offline).
 
     A remote image is fetched once into ``BUILD/images/`` (see :mod:`jaxdeck.read.images`);
-    returns ``{url: cached file}`` for them. Without a network (and no cached copy) a remote
-    image is a DeckError that says how to vendor it.
+    returns ``{url: cached file}`` for them; one it refuses to fetch is a DeckError. One that
+    cannot be fetched for want of a network (and no cached copy) maps to ``""``: the deck shows its alt text, and a line naming file:line and how to
+    vendor it goes to ``warnings``; with ``strict`` it is a DeckError instead. A notebook written
+    for the web (a Colab badge at its top) still builds offline.
     """
     from jaxdeck.read.images import FetchError, fetch
 
@@ -151,7 +169,9 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
         if cell.cell_type != "markdown":
             continue
         for token in _markdown.parse(cell.source):
+            depth = 0  # inside a link: an image there is a badge, decoration
             for child in token.children or []:
+                depth += {"link_open": 1, "link_close": -1}.get(child.type, 0)
                 if child.type != "image":
                     continue
                 src = str(child.attrs.get("src", ""))
@@ -161,9 +181,16 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
                         try:
                             remote[src] = str(fetch(src, BUILD if build is None else build))
                         except FetchError as err:
-                            raise DeckError(path, where, f"image '{src}' cannot be fetched ({err})",
-                                            f"download it next to the deck (e.g. to {path.parent / 'images' / err.name}) "
-                                            "and link the local file") from None
+                            failed = DeckError(path, where, f"image '{src}' cannot be fetched ({err})",
+                                               f"download it next to the deck (e.g. to "
+                                               f"{path.parent / 'images' / err.name}) and link the local file")
+                            if strict or not err.offline:  # refused (a private address, not an image): always
+                                raise failed from None
+                            remote[src] = ""
+                            if warnings is not None:
+                                shown = "a badge, it shows as its link's text" if depth else "it shows as its alt text"
+                                warnings.append(f"{failed.location()}: {failed.message}, so {shown}; "
+                                                f"{failed.hint} (--strict makes this an error)")
                     continue
                 if src.startswith("data:"):
                     continue
@@ -241,10 +268,13 @@ def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
     return number, (theirs[number - 1] if number <= len(theirs) else ""), ""
 
 
-def read_notebook(path: str | Path, build: str | Path | None = None) -> tuple[nbformat.NotebookNode, list[int]]:
+def read_notebook(path: str | Path, build: str | Path | None = None,
+                  strict: bool = False) -> tuple[nbformat.NotebookNode, list[int]]:
     """The jupytext notebook of a deck and the source line of each cell, or a DeckError.
 
-    ``build`` is the build folder whose ``images/`` caches remote images (``build/`` by default).
+    ``build`` is the build folder whose ``images/`` caches remote images (``build/`` by default);
+    ``strict`` (or the header's ``strict: true``) makes a warning, such as a remote image that
+    cannot be fetched, an error. Warnings are kept in the build record (``warnings``).
     """
     path = Path(path)
     text = read_text(path)
@@ -265,7 +295,9 @@ def read_notebook(path: str | Path, build: str | Path | None = None) -> tuple[nb
     if not nb.cells:
         raise DeckError(path, 1, "the deck has no slides", "add a title slide, e.g. '# My talk'")
     lines = cell_lines(text, nb)
-    images = check_images(path, nb, lines, Path(build) if build is not None else None)
-    if images:
-        update_build(nb, images=images)
+    warnings: list[str] = []
+    strict = strict or DeckOptions.of(nb).strict
+    images = check_images(path, nb, lines, Path(build) if build is not None else None, strict, warnings)
+    if images or warnings:
+        update_build(nb, images=images or None, warnings=warnings or None)
     return nb, lines

@@ -76,10 +76,13 @@ def _marker_of(token_type: str, token, inline, source_lines: list[str]) -> str |
     return None
 
 
-def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: bool = False) -> list[Piece]:
+def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: bool = False,
+                 notes: bool = True) -> list[Piece]:
     """Where a markdown cell starts new pieces, with the kind each piece starts.
 
     A heading that starts a piece takes the MyST targets (``(label)=``) right above it along.
+    Without ``notes`` (a file with no slide markers, written as a document) a paragraph that
+    starts with ``Note:`` is the author's prose, like any other.
     """
     tokens = (_myst_markdown if myst else _markdown).parse(cell_source)
     source_lines = cell_source.split("\n")
@@ -105,10 +108,12 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
             if content in MARKERS:
                 pieces.append(Piece(start, MARKERS[content], content))
                 continue
-            if first_line.startswith(NOTE_PREFIX):
+            if notes and first_line.startswith(NOTE_PREFIX):
                 pieces.append(Piece(start, NOTES, NOTE_PREFIX))
                 continue
             for pattern, hint in _NEAR_MISSES:
+                if not notes and hint.startswith("speaker"):
+                    continue
                 probe = first_line if hint.startswith("speaker") else content
                 if pattern.match(probe):
                     raise DeckError(path, where, f"unknown slide spelling '{first_line}'", hint)
@@ -171,16 +176,20 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbf
     explicit_slideshow = any("slideshow" in explicit_metadata(c) for c in nb.cells)
     # a MyST cell is never cut, so a cell with metadata of its own has its breaks found too
     splittable = [c.cell_type == "markdown" and (myst or not explicit_metadata(c)) for c in nb.cells]
-    found = [split_points(c.source, path, line, False, myst) if ok else []
+    # slide markers first: without them the file is a document, and 'Note:' is its prose
+    found = [split_points(c.source, path, line, False, myst, notes=False) if ok else []
              for c, line, ok in zip(nb.cells, lines, splittable)]
     marker_mode = any(is_breaking(pieces) for pieces in found)
+    if marker_mode:
+        found = [split_points(c.source, path, line, False, myst) if ok else []
+                 for c, line, ok in zip(nb.cells, lines, splittable)]
     cells = []
     for cell, line, ok, pieces in zip(nb.cells, lines, splittable, found):
         if not ok:
             cells.append((cell, Piece(0, CONTINUE, None), line, []))
             continue
         if not marker_mode:
-            pieces = split_points(cell.source, path, line, True, myst)
+            pieces = split_points(cell.source, path, line, True, myst, notes=False)
         split = _split_cell(cell, pieces) if pieces and not myst else None
         if not split:
             first = pieces[0] if pieces and pieces[0].start == 0 else None

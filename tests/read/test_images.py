@@ -93,10 +93,32 @@ def test_what_is_not_an_image_is_refused(server, tmp_path, path, reason):
     assert reason in str(caught.value) and not (tmp_path / "images").exists()
 
 
-def test_offline_a_remote_image_is_an_error_that_says_how_to_vendor_it(write_deck, tmp_path):
-    deck = write_deck(f"# Talk\n\nSome text.\n\n![logo]({UNREACHABLE})\n")
+def test_offline_a_remote_image_shows_as_its_alt_text_with_a_warning_that_says_how_to_vendor_it(write_deck, tmp_path):
+    from jaxdeck.html.markdown import render
+
+    deck = write_deck(f"# Talk\n\nSome text.\n\n![the logo]({UNREACHABLE})\n\n[![Open in Colab]({UNREACHABLE}x)](https://x.org)\n")
+    nb, _ = read_notebook(deck, build=tmp_path / "build")
+    record = nb.metadata["jaxdeck_build"]
+    assert record["images"] == {UNREACHABLE: "", UNREACHABLE + "x": ""}
+    plain, badge = record["warnings"]
+    assert plain.startswith(f"slides/talk.md:5: image '{UNREACHABLE}' cannot be fetched (") or ":5: image" in plain
+    assert "shows as its alt text" in plain and "download it next to the deck" in plain and "--strict" in plain
+    assert ":7: image" in badge and "a badge, it shows as its link's text" in badge
+    assert "\n" not in plain + badge
+    shown = render(nb.cells[0].source, offline=[UNREACHABLE, UNREACHABLE + "x"])
+    assert '<span class="jd-offline-image"' in shown and ">the logo</span>" in shown and "<img" not in shown
+    assert '<a href="https://x.org"><span class="jd-offline-image"' in shown and ">Open in Colab</span></a>" in shown
+
+
+@pytest.mark.parametrize("how", ["argument", "header"])
+def test_strict_makes_an_offline_image_an_error_that_says_how_to_vendor_it(write_deck, tmp_path, how):
+    header = "---\njupyter:\n  jaxdeck:\n    strict: true\n---\n\n" if how == "header" else ""
+    deck = write_deck(f"{header}# Talk\n\nSome text.\n\n![logo]({UNREACHABLE})\n")
     with pytest.raises(DeckError) as caught:
-        read_notebook(deck, build=tmp_path / "build")
+        read_notebook(deck, build=tmp_path / "build", strict=how == "argument")
+    if how == "header":
+        assert caught.value.line == 11
+        return
     err = caught.value
     assert err.line == 5 and UNREACHABLE in err.message and "network" in err.message
     assert "download it next to the deck" in err.hint and str(deck.parent / "images" / "logo.png") in err.hint

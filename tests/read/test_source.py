@@ -9,7 +9,7 @@ import pytest
 
 from jaxdeck.errors import DeckError
 from jaxdeck.read.formats import DEFAULT_JUPYTEXT_CONFIG
-from jaxdeck.read.source import cell_lines, read_notebook
+from jaxdeck.read.source import cell_lines, read_notebook, round_trip_difference
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,8 +92,10 @@ def test_missing_image(write_deck):
     assert err.line == 7 and "images/chart.png" in err.message and "not found" in err.message
 
 
-def test_remote_image_that_cannot_be_fetched_is_refused_because_decks_present_offline(write_deck):
-    err = error_of(write_deck("# T\n\n![logo](http://images.invalid/logo.png)\n"))  # never resolves
+def test_remote_image_that_cannot_be_fetched_is_refused_when_strict_because_decks_present_offline(write_deck):
+    with pytest.raises(DeckError) as caught:  # never resolves
+        read_notebook(write_deck("# T\n\n![logo](http://images.invalid/logo.png)\n"), strict=True)
+    err = caught.value
     assert err.line == 3 and "network" in err.message and "download it next to the deck" in err.hint
 
 
@@ -125,3 +127,20 @@ def test_jupytext_bookkeeping_keys_follow_jupytext():
     from jaxdeck.read.formats import JUPYTEXT_CELL_KEYS
 
     assert set(JUPYTEXT_CELL_KEYS) == set(_JUPYTEXT_CELL_METADATA)
+
+
+def test_a_header_whose_root_is_not_yaml_is_read_as_jupytext_reads_it(write_deck):
+    """Text between '---' lines beside a `jupyter:` block is a raw cell to jupytext, never YAML:
+    the deck reads, its first cell is that raw text, and it writes back byte for byte."""
+    import jupytext
+
+    text = ("---\nlayout: post\ntitle: Arrays: a first look\njupyter:\n  jupytext:\n    text_representation:\n"
+            "      extension: .md\n      format_name: markdown\n      format_version: '1.3'\n"
+            f"      jupytext_version: {jupytext.__version__}\n---\n\n# A heading\n\nText.\n")
+    deck = write_deck(text)
+    nb, _ = read_notebook(deck)
+    assert nb.cells[0].cell_type == "raw" and "title: Arrays: a first look" in nb.cells[0].source
+    assert [c.cell_type for c in jupytext.reads(text, fmt="md").cells] == [c.cell_type for c in nb.cells]
+    assert round_trip_difference(deck) is None
+    broken = write_deck("---\njupyter:\n  jaxdeck: [unclosed\n---\n\n# T\n", name="broken.md")
+    assert "invalid YAML in the header" in str(error_of(broken))  # the part jupytext reads still must parse

@@ -11,7 +11,7 @@ import jupytext
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.errors import DeckError
 from jaxdeck.read.formats import jupytext_config
-from jaxdeck.read.structure import notes_by_slide, slide_count
+from jaxdeck.read.structure import NOTES, notes_by_slide, slide_count
 
 
 def types(nb):
@@ -48,7 +48,7 @@ def test_markers_become_slide_types(write_deck):
     ("Notes: say this", "'Note:'"), ("note: say this", "'Note:'"),
 ])
 def test_unknown_spellings_are_errors_naming_the_line(write_deck, line, hint):
-    deck = write_deck(f"# Title\n\ntext\n\n{line}\n\nmore\n")
+    deck = write_deck(f"# Title\n\ntext\n\n{line}\n\nmore\n\n---\n\n## Two\n")
     with pytest.raises(DeckError) as caught:
         deck_to_notebook(deck)
     assert caught.value.line == 5 and hint in str(caught.value)
@@ -136,3 +136,18 @@ def test_generated_decks_round_trip(tmp_path_factory, body):
     breaks = sum(sep.count("---") + (sep.strip() == "--") for _, sep in body)
     headings = sum(piece == "## A heading" for piece, _ in body)
     assert slide_count(nb) == 1 + (breaks if breaks else headings)
+
+
+def test_in_a_file_without_slide_markers_note_paragraphs_are_the_authors_prose(write_deck):
+    """A tutorial says "Note: ..." to its reader: no speaker notes, no near-miss error, no notes asked for."""
+    from jaxdeck.check.deck import missing_notes, slide_lines
+
+    deck = write_deck("# Title\n\nNote: jit compiles on first call.\n\n## Next\n\nNotes: and a caveat.\n\nNOTE: shout\n")
+    nb = deck_to_notebook(deck)
+    assert all(c.metadata["jaxdeck"]["slide_type"] != NOTES for c in nb.cells)
+    assert "Note: jit compiles" in nb.cells[0].source and "Notes: and a caveat." in nb.cells[-1].source
+    assert missing_notes(deck, nb, slide_lines(nb)) == []
+    marked = write_deck("# Title\n\nNote: said aloud.\n\n---\n\n## Next\n\ntext\n", name="marked.md")
+    nb = deck_to_notebook(marked)
+    assert [c.metadata["jaxdeck"]["slide_type"] for c in nb.cells].count(NOTES) == 1
+    assert len(missing_notes(marked, nb, slide_lines(nb))) == 1  # the second slide has none

@@ -31,8 +31,11 @@
     const r = pre.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     const left = x(r.left);
-    const visible = Math.min(pre.clientWidth, width - left);
-    const wider = pre.scrollWidth - visible;
+    // a zoomed block (a fit's smaller type) counts its own widths in its own pixels: the room to
+    // its right, in slide pixels, is turned into them, and what is wider is turned back
+    const zoom = pre.offsetWidth ? (r.width / scale) / pre.offsetWidth : 1;
+    const visible = Math.min(pre.clientWidth, (width - left) / zoom);
+    const wider = (pre.scrollWidth - visible) * zoom;
     if (wider > 0) {
       const lines = pre.innerText.split('\n');
       const longest = lines.reduce((a, b) => (b.length > a.length ? b : a), '');

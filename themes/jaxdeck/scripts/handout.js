@@ -12,6 +12,16 @@
     const body = document.createElement('div');
     body.className = 'jd-notes';
     body.innerHTML = notes[i] || '';
+    // what the slide shows in part (a long output cut at a line, an error's traceback): all of it here
+    for (const full of page.querySelectorAll('.jd-full')) {
+      const block = document.createElement('div');
+      block.className = 'jd-full-text';
+      const label = document.createElement('p');
+      label.className = 'jd-full-label';
+      label.textContent = full.dataset.jdFull || 'Full output';
+      block.append(label, ...[...full.childNodes].map(n => n.cloneNode(true)));
+      body.appendChild(block);
+    }
     const frame = document.createElement('div');
     frame.className = 'jd-frame';
     page.parentNode.insertBefore(head, page);
