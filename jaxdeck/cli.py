@@ -63,8 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command in OWN_SIGNALS:
             return int(args.run(args) or 0)
-        with stop_on_signals():
-            return int(args.run(args) or 0)
+        with stop_on_signals() as received:
+            try:
+                return int(args.run(args) or 0)
+            except Exception:
+                if received:  # the stop was raised where a library caught it (Playwright's loop): what broke next is the stop
+                    raise Stopped(received[0]) from None
+                raise
     except DeckError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

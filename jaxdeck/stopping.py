@@ -19,6 +19,7 @@ children, a kernel that closes, the live Jupyter server and its kernels.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import threading
@@ -170,6 +171,9 @@ def stop_on_signals() -> Iterator[list[int]]:
         if len(received) > 1:
             return
         end_children(spare=is_driver)  # the driver ends with its browser connection, as the unwinding closes it
+        # raised inside Playwright's event loop, the stop may be caught there and logged by asyncio as a
+        # "fatal write error" with its traceback: the user asked to stop, that is no news to print
+        logging.getLogger("asyncio").disabled = True
         raise Stopped(signum)
 
     previous = {signum: signal.signal(signum, handle) for signum in SIGNALS}
