@@ -27,7 +27,7 @@ from jaxdeck import atomic, stamps, trust
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import BUILD, Outputs
 from jaxdeck.progress import Progress
-from jaxdeck.records import BuildRecord
+from jaxdeck.records import OPTIONS_KEY, BuildRecord
 
 
 @dataclass(frozen=True)
@@ -69,13 +69,14 @@ def summary(executed: int | None, html: bool, pdfs) -> str:
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
                printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None,
-               cpus: frozenset[int] | None = None, strict: bool = False) -> Built:
+               cpus: frozenset[int] | None = None, strict: bool = False, allow_errors: bool = False) -> Built:
     """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
 
     Earlier artefacts stay until each is replaced, and each gets its record of inputs.
     With a ``printer`` (:class:`jaxdeck.pdf.printer.BackgroundPrinter`) the PDFs are printed.
     ``cpus`` is the deck's share of the machine when decks are built side by side; with
-    ``strict`` a warning of the reader (an image it cannot fetch) is an error.
+    ``strict`` a warning of the reader (an image it cannot fetch) is an error; with
+    ``allow_errors`` a cell's error is shown on its slide and listed as a warning.
     """
     import nbformat
 
@@ -94,6 +95,8 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         if shown:
             shown.stage(name, "convert")
         nb = deck_to_notebook(deck, root, strict)
+        if allow_errors:  # as the header's `allow_errors: true` says it
+            nb.metadata.setdefault(OPTIONS_KEY, {})["allow_errors"] = True
         t_convert = time.perf_counter()
         if shown:
             shown.stage(name, "execute")
@@ -179,7 +182,8 @@ JOB_MEMORY = 3 * 2**30
 
 def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
           frozen: str | Path | None = None, pdf: bool = False, force: bool = False, reprint: bool = False,
-          execution: bool = True, report=None, jobs: int | None = None, strict: bool = False) -> list[Built]:
+          execution: bool = True, report=None, jobs: int | None = None, strict: bool = False,
+          allow_errors: bool = False) -> list[Built]:
     """Build every deck's out-of-date artefacts, ``jobs`` decks at a time (default :func:`default_jobs`).
 
     ``pdf=True`` prints the PDFs as well, in one browser that starts while the first decks run
@@ -242,7 +246,8 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
                 share = shares.get() if jobs > 1 else None
                 try:
                     done = build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
-                                      plan=p, sources=sources, cpus=share, strict=strict)
+                                      plan=p, sources=sources, cpus=share, strict=strict,
+                                      allow_errors=allow_errors)
                 finally:
                     if share is not None:
                         shares.put(share)

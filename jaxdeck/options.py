@@ -17,7 +17,7 @@ TYPES: dict[str, type | tuple[type, ...]] = {
     "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
     "theme": str, "transition": str, "width": int, "height": int,
     "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
-    "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float), "strict": bool,
+    "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float), "strict": bool, "allow_errors": bool,
 }
 
 
@@ -41,6 +41,7 @@ class DeckOptions:
     duration: float | None = None      # the talk's length in minutes, for the rehearsal's clock
     words_per_minute: int = 130        # the presenter's pace, for the rehearsal's clock
     strict: bool = False               # a warning (an image that cannot be fetched) stops the build
+    allow_errors: bool = False         # a cell's error is shown and listed, not a failed build (a tutorial)
 
     @classmethod
     def of(cls, metadata: Mapping[str, Any] | DeckOptions | None) -> DeckOptions:

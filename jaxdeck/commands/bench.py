@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from jaxdeck.cli import deck_arguments
 from jaxdeck.decks import SLIDES, find_decks
 
@@ -24,9 +26,17 @@ def add_arguments(command) -> None:
     command.add_argument("--no-suite", dest="suite", action="store_false",
                          help="in the fresh clone, skip `make test`")
     command.add_argument("--strict", action="store_true", help="exit non-zero when a target fails")
+    command.add_argument("--corpus", type=Path, default=None, metavar="DIR",
+                         help="instead: build every notebook in DIR as a deck and report, for each, whether it "
+                              "built, its slides, those that overflow static and live, the smallest type scale "
+                              "and the seconds (build/bench/corpus.json)")
+    command.add_argument("--no-live", dest="live", action="store_false",
+                         help="with --corpus: measure the static decks only")
 
 
 def run(args) -> int:
+    if args.corpus is not None:
+        return run_corpus(args)
     from jaxdeck.bench.report import print_report
     from jaxdeck.bench.suite import run_bench
 
@@ -39,4 +49,20 @@ def run(args) -> int:
     verdicts = [t for d in report["decks"] for t in d["targets"].values()]
     verdicts += [t for part in ("make", "edit_loop", "first_run") for t in report.get(part, {}).get("targets", {}).values()]
     failed = [t for t in verdicts if t is False]
+    return 1 if (args.strict and failed) else 0
+
+
+def run_corpus(args) -> int:
+    """`--corpus DIR`: the corpus table, printed and written to build/bench/corpus.json."""
+    import json
+
+    from jaxdeck.atomic import write_text
+    from jaxdeck.bench.corpus import as_json, bench_corpus, table
+
+    rows = bench_corpus(args.corpus, args.out, live=args.live)
+    print(table(rows))
+    written = write_text(args.out / "bench" / "corpus.json", json.dumps({"corpus": str(args.corpus),
+                                                                         "notebooks": as_json(rows)}, indent=1))
+    print(f"\nwritten {written}")
+    failed = [r for r in rows if not r.built or r.overflow_static or r.overflow_live]
     return 1 if (args.strict and failed) else 0

@@ -38,6 +38,9 @@ def add_arguments(command) -> None:
     command.add_argument("--strict", action="store_true",
                          help="make warnings errors: a remote image that cannot be fetched stops the build "
                               "(the header's `strict: true` does the same for one deck)")
+    command.add_argument("--allow-errors", action="store_true",
+                         help="show a cell's error on its slide and list it as a warning instead of failing "
+                              "(a tutorial run where it cannot fully run; the header's `allow_errors: true`)")
     command.add_argument("--force", action="store_true",
                          help="rebuild every artefact, up to date or not (outputs still come from the execution "
                               "cache; add --no-cache to run every kernel again)")
@@ -94,7 +97,7 @@ def run(args) -> int:
     if args.strict:  # a deck built earlier, with warnings, is not rebuilt: it fails all the same
         args.force = args.force or bool(warned(decks, args.out))
     build_decks(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
-                force=args.force, report=report, jobs=args.jobs, strict=args.strict)
+                force=args.force, report=report, jobs=args.jobs, strict=args.strict, allow_errors=args.allow_errors)
     return 0
 
 

@@ -60,7 +60,7 @@ def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None
     if store is not None and lookup and env is not None:
         _key, hit = store.lookup(nb, env)
         if hit is not None:
-            return Run(hit)
+            return Run(errors_listed(hit, deck))
     pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
     executed, kernel = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus, on_start=on_start)
     try:
@@ -82,7 +82,35 @@ def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None
     if not keep_kernel:
         kernel.close()
         kernel = None
-    return Run(executed, kernel)
+    return Run(errors_listed(executed, deck), kernel)
+
+
+def errors_listed(nb, deck: Path):
+    """``nb``, its cells' unexpected errors (not tagged ``raises-exception``) added to the build
+    record's warnings when the deck allows errors (``allow_errors``), else the first of them as
+    the DeckError a run would have raised (a cached run made while errors were allowed)."""
+    from jaxdeck.errors import DeckError
+    from jaxdeck.options import DeckOptions
+    from jaxdeck.records import cell_info
+
+    found = []
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        error = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
+        if cell.cell_type != "code" or error is None or "raises-exception" in tags:
+            continue
+        info = cell_info(cell)
+        found.append(DeckError(deck, info.get("line"), f"{error.get('ename')}: {error.get('evalue')}",
+                               slide=info.get("slide")))
+    if found and not DeckOptions.of(nb).allow_errors:
+        raise DeckError(found[0].path, found[0].line, found[0].message,
+                        "fix the cell, or tag it raises-exception if the error is the point", slide=found[0].slide)
+    if found:
+        record = BuildRecord.of(nb)
+        listed = [f"{e.location()}: {e.message.splitlines()[0]}; the slide shows it (allow_errors)" for e in found]
+        record.warnings = list(dict.fromkeys((record.warnings or []) + listed))
+        record.write(nb)
+    return nb
 
 
 def execute_cached(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None,

@@ -1,21 +1,18 @@
 """Stage 2: run a deck notebook in a real Jupyter kernel of this environment (nbclient).
 
-Each code cell gets a timeout (deck default 60 s, ``timeout=N`` on a fence to
-override) and its run time recorded in ``metadata.jaxdeck.duration_s``. A cell
-that raises fails the build with ``deck.md:LINE (slide K): Error: message`` unless
-it is tagged ``raises-exception`` (nbconvert's convention). A claim check (a cell tagged
-``check``) that fails says the claim no longer holds on this machine, naming the machine
-as the kernel itself reports it.
+Each code cell gets a timeout (deck default 60 s, ``timeout=N`` on a fence to override) and
+its run time recorded in ``metadata.jaxdeck.duration_s``. A cell that raises fails the build
+with ``deck.md:LINE (slide K): Error: message`` unless it is tagged ``raises-exception``
+(nbconvert's convention) or the deck allows errors (``allow_errors``). A failing claim check
+(a cell tagged ``check``) says the claim no longer holds on this machine, naming the machine.
 
 A kernel that dies (``os._exit``, a segfault, the out-of-memory killer) fails the build
 within about a second, naming the cell and the exit code: nbclient watches the kernel
 process while it waits for the cell's messages, which works because the kernel is
 driven by jupyter_client's asynchronous manager. A blocking client would wait for
-messages from a dead kernel forever.
-
-:class:`Kernel` drives nbclient on an event loop of its own thread, so the thread that
-asked for the run only waits, and a stop signal (Ctrl-C, SIGTERM) reaches it at once.
-The same kernel can run more cells later (``jaxdeck preview`` keeps one warm).
+messages from a dead kernel forever. :class:`Kernel` drives nbclient on an event loop of
+its own thread, so the thread that asked for the run only waits, and a stop signal (Ctrl-C,
+SIGTERM) reaches it at once. The same kernel runs more cells later (the preview keeps one warm).
 """
 
 from __future__ import annotations
@@ -169,7 +166,7 @@ class Kernel:
         self.dead = False
         self.language_info = None
         self.km = self.client = None
-        self._closed = False
+        self._closed = self.allow_errors = False
         import_kernel_libraries()  # here, not in the kernel's thread: see import_kernel_libraries
         self._folder = tempfile.mkdtemp(prefix="jaxdeck-kernel-")
         self._loop = asyncio.new_event_loop()
@@ -253,7 +250,7 @@ class Kernel:
 
     async def _run(self, nb, todo: list[int], on_cell):
         client = self.client
-        client.nb = nb
+        client.nb, self.allow_errors = nb, DeckOptions.of(nb).allow_errors  # errors shown, listed by run_deck
         for k, index in enumerate(todo, start=1):
             if on_cell:
                 on_cell(k, len(todo))
@@ -290,6 +287,8 @@ class Kernel:
                 machine = await self._machine()
                 raise DeckError(self.deck, line, claims.failure(machine, getattr(err, "ename", None),
                                                                 getattr(err, "evalue", None)), slide=slide) from None
+            if self.allow_errors:
+                return
             message = f"{err.ename}: {err.evalue}" if getattr(err, "ename", None) else str(err).strip().splitlines()[-1]
             raise DeckError(self.deck, line, message,
                             "fix the cell, or tag it raises-exception if the error is the point", slide=slide) from None

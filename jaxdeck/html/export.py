@@ -178,9 +178,10 @@ def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, br
             shutil.copy2(source, out.parent / relative)
     if fit:
         from jaxdeck.html.fit import cuts_of, write_cuts
+        from jaxdeck.html.fit_tall import blocks_of
 
         nb = fitted(nb, out, title, browser)
-        write_cuts(out, cuts_of(nb))  # the live view cuts its slides where this fit did
+        write_cuts(out, cuts_of(nb), blocks_of(nb))  # the live view cuts and fits its slides as this fit did
     html = to_html(nb, title=title)
     for image in local_images(nb):
         source = (deck.parent / image).resolve()

@@ -1,7 +1,7 @@
-"""The record of an auto-fit's cuts, kept beside the HTML: ``build/html/NAME.cuts.json``.
+"""The record of an auto-fit's cuts and fitted blocks, kept beside the HTML: ``build/html/NAME.cuts.json``.
 
 The live view (:mod:`jaxdeck.live.pieces`) cuts the served notebook where the HTML's fit cut
-it, and the PDF export counts one page more per cut; both read this record only, so neither
+it and fits its tall blocks as the fit did (:class:`Block`), and the PDF export counts one page more per cut; both read this record only, so neither
 depends on how the cuts were found (:mod:`jaxdeck.html.fit_cuts`).
 """
 
@@ -31,20 +31,46 @@ class Cut:
     heading: str | None = None
 
 
+@dataclass(frozen=True)
+class Block:
+    """A block a fit made smaller or cut (:mod:`jaxdeck.html.fit_tall`), for the live view to do the same.
+
+    ``line`` and ``text`` name the cell of the unfitted deck as :class:`Cut` does; ``fit`` is
+    its ``metadata.jaxdeck.fit`` record (type scale, side by side, lines kept, zoom); ``split``
+    the number of its source lines that stay on the slide when the rest continues on the next.
+    """
+
+    line: int
+    text: str
+    fit: dict
+    split: int | None = None
+
+
 def cuts_path(html: str | Path) -> Path:
     """Where the fit of ``build/html/NAME.html`` keeps its cuts: ``build/html/NAME.cuts.json``."""
     return Path(html).with_suffix(".cuts.json")
 
 
-def write_cuts(html: str | Path, cuts: Sequence[Cut]) -> None:
-    """Keep a fit's cuts beside its HTML (:func:`cuts_path`); none: no file."""
+def write_cuts(html: str | Path, cuts: Sequence[Cut], blocks: Sequence[Block] = ()) -> None:
+    """Keep a fit's cuts and fitted blocks beside its HTML (:func:`cuts_path`); none: no file."""
     from jaxdeck.atomic import write_text
 
     path = cuts_path(html)
-    if not cuts:
+    if not cuts and not blocks:
         path.unlink(missing_ok=True)
         return
-    write_text(path, json.dumps({"cuts": [asdict(cut) for cut in cuts]}, indent=1) + "\n")
+    write_text(path, json.dumps({"cuts": [asdict(cut) for cut in cuts],
+                                 "blocks": [asdict(block) for block in blocks]}, indent=1) + "\n")
+
+
+def read_blocks(html: str | Path) -> list[Block]:
+    """The fitted blocks :func:`write_cuts` kept for ``html``; none when the file is missing or not ours."""
+    try:
+        found = json.loads(cuts_path(html).read_text(encoding="utf-8")).get("blocks") or []
+        return [Block(int(b["line"]), str(b["text"]), dict(b.get("fit") or {}),
+                      None if b.get("split") is None else int(b["split"])) for b in found]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
 
 
 def read_cuts(html: str | Path) -> list[Cut]:

@@ -30,6 +30,7 @@ import nbformat
 
 from jaxdeck.html.fit_blocks import unique_ids
 from jaxdeck.html.fit_cuts import apply_cuts
+from jaxdeck.html.fit_record import Block
 from jaxdeck.records import cell_info, update_cell_info
 
 #: the smallest type scale a fit uses (see the module docstring)
@@ -48,15 +49,19 @@ class Decision:
     beside: bool = False
     lines: dict[int, int] = field(default_factory=dict)   # output number -> lines it keeps
     zoom: dict[int, float] = field(default_factory=dict)  # output number -> its scale
+    clip: dict[int, int] = field(default_factory=dict)    # output number -> the px of it shown (rich, at the floor)
     split: int | None = None                               # lines of code that stay (the rest moves on)
     fits: bool = False
+    picture: bool = False                                  # a Markdown cell that is a picture alone (no type)
 
     @classmethod
     def from_page(cls, found: dict) -> Decision:
         return cls(str(found["id"]), float(found.get("scale", 1)), float(found.get("outputScale", 1)),
                    bool(found.get("beside")), {int(k): int(v) for k, v in (found.get("lines") or {}).items()},
                    {int(k): float(v) for k, v in (found.get("zoom") or {}).items()},
-                   None if found.get("split") is None else int(found["split"]), bool(found.get("fits")))
+                   {int(k): int(v) for k, v in (found.get("clip") or {}).items()},
+                   None if found.get("split") is None else int(found["split"]), bool(found.get("fits")),
+                   bool(found.get("picture")))
 
     def record(self) -> dict:
         """As ``metadata.jaxdeck.fit`` keeps it: only what differs from the cell as it was."""
@@ -71,6 +76,10 @@ class Decision:
             kept["lines"] = {str(k): v for k, v in self.lines.items()}
         if self.zoom:
             kept["zoom"] = {str(k): v for k, v in self.zoom.items()}
+        if self.clip:
+            kept["clip"] = {str(k): v for k, v in self.clip.items()}
+        if self.picture and kept:
+            kept["picture"] = True
         return kept
 
 
@@ -97,8 +106,13 @@ def split_line(source: str, keep: int) -> int:
 
 
 def _split(nb: nbformat.NotebookNode, index: int, keep: int) -> int | None:
-    """Split code cell ``index`` after ``keep`` lines: the index of the second part, or None."""
+    """Split code cell ``index`` after ``keep`` lines: the index of the second part, or None.
+
+    The first part keeps ``split`` (its number of lines) for the live view, which splits the
+    cell it serves there too; a part split again keeps only its own record.
+    """
     cell = nb.cells[index]
+    info = cell_info(cell)
     lines = cell.source.split("\n")
     at = split_line(cell.source, keep)
     if not 0 < at < len(lines):
@@ -106,9 +120,8 @@ def _split(nb: nbformat.NotebookNode, index: int, keep: int) -> int | None:
     first, rest = copy.deepcopy(cell), copy.deepcopy(cell)
     first.source, rest.source = "\n".join(lines[:at]).rstrip("\n"), "\n".join(lines[at:])
     first.outputs = []
-    info = cell_info(cell)
-    update_cell_info(first, fit={"scale": FLOOR}, split_from=info.get("line"))
-    update_cell_info(rest, fit={}, split_from=info.get("line"))
+    update_cell_info(first, fit={"scale": FLOOR}, split=at, split_from=info.get("split_from", info.get("line")))
+    update_cell_info(rest, fit={}, split_from=info.get("split_from", info.get("line")))
     if info.get("line") is not None:
         update_cell_info(rest, line=int(info["line"]) + at)
     rest["id"] = f"{str(cell.get('id') or 'cell')[:50]}-part"
@@ -145,10 +158,27 @@ def apply_tall(nb: nbformat.NotebookNode, decisions: list[Decision]) -> int:
     return changed
 
 
-def smallest_scale(nb: nbformat.NotebookNode) -> float:
-    """The smallest type scale a fitted deck uses (1.0 when none was made smaller)."""
+def smallest_type(fits) -> float:
+    """The smallest type scale among fit records (``metadata.jaxdeck.fit``, or the blocks of a
+    fit's record): 1.0 when none made type smaller; a picture alone has no type and is left out."""
     scales = [1.0]
-    for cell in nb.cells:
-        fit = cell_info(cell).get("fit") or {}
-        scales += [float(fit.get("scale", 1)), float(fit.get("output_scale", fit.get("scale", 1)))]
+    for fit in fits:
+        if not fit.get("picture"):
+            scales += [float(fit.get("scale", 1)), float(fit.get("output_scale", fit.get("scale", 1)))]
     return min(scales)
+
+
+def blocks_of(fitted: nbformat.NotebookNode) -> list[Block]:
+    """The fitted blocks of a fitted deck, as the live view reads them (:class:`Block`).
+
+    A split cell's first part carries the split (its lines that stay) and its scale; its
+    second part, a cell of its own from the line it starts at, carries its own fit.
+    """
+    found = []
+    for cell in fitted.cells:
+        info = cell_info(cell)
+        fit = info.get("fit") or {}
+        if info.get("line") is None or cell_info(cell).get("continues") or not (fit or info.get("split")):
+            continue
+        found.append(Block(int(info["line"]), cell.source.split("\n")[0], dict(fit), info.get("split")))
+    return found

@@ -190,6 +190,7 @@ class SlideNesting(Preprocessor):
     def preprocess(self, nb, resources):
         stack: list[str] = []  # the structures open so far, outermost first
         previous: dict | None = None  # the data of the cell before: what closes goes after it
+        first: dict | None = None  # the data of the cell that opens the first slide (the title's)
 
         def close_to(depth: int) -> None:
             while len(stack) > depth:
@@ -212,10 +213,11 @@ class SlideNesting(Preprocessor):
                 jd["opens"].append(structure)
                 stack.append(structure)
 
-            if kind == SLIDE or index == 0:
+            if kind == SLIDE or (first is None and kind != SKIP):  # leading skipped cells open nothing
                 close_to(0)
                 open_(STACK)
                 open_(VERTICAL)
+                first = first or jd
             elif kind == SUBSLIDE:
                 close_through(VERTICAL)
                 open_(VERTICAL)
@@ -231,8 +233,8 @@ class SlideNesting(Preprocessor):
             previous = jd
         if previous is not None:
             close_to(0)
-        if nb.cells:
-            _jd(nb.cells[0])["title"] = True
+        if first is not None:
+            first["title"] = True
         return nb, resources
 
 

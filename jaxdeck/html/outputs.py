@@ -8,7 +8,8 @@ leaves in each output of the copy it renders an ``output.jd`` record that the te
   kept for the handout (``full``), which prints it under the slide's notes;
 - a text output that a fit cut (``metadata.jaxdeck.fit.lines``, :mod:`jaxdeck.html.fit_tall`)
   shows its first lines and "… N more lines", the whole text again kept for the handout;
-- a rich output a fit scaled carries its zoom.
+- a rich output a fit scaled carries its zoom, and one still too tall at the floor the height
+  of it the slide shows (``clip``), the whole output again kept for the handout.
 
 The cell itself gets the fit's type scale and side-by-side layout as a class and a style
 (``jd.fit_class``, ``jd.fit_style``; ``themes/jaxdeck/static/fit.css`` draws them). The same
@@ -68,6 +69,7 @@ class SlideOutputs(Preprocessor):
                 continue
             keep = {int(k): int(v) for k, v in (fit.get("lines") or {}).items()}
             zoom = {int(k): float(v) for k, v in (fit.get("zoom") or {}).items()}
+            clip = {int(k): int(v) for k, v in (fit.get("clip") or {}).items()}
             for index, output in enumerate(cell.get("outputs", [])):
                 view = {"index": index}
                 text = text_of(output)
@@ -82,5 +84,7 @@ class SlideOutputs(Preprocessor):
                         view["full"] = True
                 if index in zoom and zoom[index] < 1:
                     view["zoom"] = zoom[index]
+                if index in clip:
+                    view["clip"] = clip[index]
                 output["jd"] = view
         return nb, resources

@@ -47,7 +47,7 @@ from jaxdeck.read import deck_to_notebook
 from jaxdeck.decks import NOT_DECKS, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.html.layout import byline, provenance_line, static_outputs
-from jaxdeck.html.fit_record import read_cuts
+from jaxdeck.html.fit_record import read_blocks, read_cuts
 from jaxdeck.live import stash
 from jaxdeck.live.pieces import cut_view, join_view
 from jaxdeck.live.myst_view import restore_myst, restore_tags, show_myst, show_tags
@@ -155,15 +155,16 @@ def restore_kernel_metadata(nb: dict) -> None:
 
 def live_css(theme: str) -> str:
     """The stylesheet RISE asks for beside a deck: the deck's theme, the live-only rules, then
-    MyST's (admonition boxes, roles) for the cells :func:`show_myst` rewrote."""
+    MyST's (admonition boxes, roles) for the cells :func:`show_myst` rewrote and the fit's
+    (``fit.css``: the tall blocks :mod:`jaxdeck.live.pieces` marks)."""
     static = THEMES / "jaxdeck" / "static"
     parts = []
     if theme in OWN_THEMES:
         parts.append((static / f"{theme}.css").read_text(encoding="utf-8"))
     parts.append((static / "live.css").read_text(encoding="utf-8"))
-    myst = static / "myst.css"
-    if myst.is_file():
-        parts.append(myst.read_text(encoding="utf-8"))
+    for extra in ("myst.css", "fit.css"):  # MyST's boxes and roles; blocks a fit made smaller or cut
+        if (static / extra).is_file():
+            parts.append((static / extra).read_text(encoding="utf-8"))
     return "\n".join(parts)
 
 
@@ -251,7 +252,8 @@ class DeckContentsManager(TextFileContentsManager):
                 for key in ("kernelspec", "language_info"):
                     if key in built.metadata:
                         nb.metadata[key] = built.metadata[key]
-        cut_view(nb, read_cuts(Outputs(os_path, Path(self.root_dir) / self.build_dir).html))
+        html = Outputs(os_path, Path(self.root_dir) / self.build_dir).html
+        cut_view(nb, read_cuts(html), read_blocks(html))
         hide_markers(nb)
         show_myst(nb)
         show_tags(nb)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import nbformat
 
-from jaxdeck.html.fit_record import Cut
+from jaxdeck.html.fit_record import Block, Cut
 from jaxdeck.live import stash
 from jaxdeck.read.structure import CONTINUE, SUBSLIDE
 from jaxdeck.records import cell_info, set_cell_info, update_cell_info
@@ -42,8 +42,19 @@ def _trailing_blank(text: str) -> tuple[str, str]:
     return shown, text[len(shown):]
 
 
-def _starts(cell, cuts: dict[int, Cut]) -> dict[int, tuple[dict, str | None]]:
-    """Where a cell is cut: line offset -> (the piece's ``jaxdeck`` info, continued heading or None)."""
+def _block(cell, blocks: dict[int, Block], offset: int = 0) -> Block | None:
+    """The fitted block of the fit that starts at ``offset`` lines into ``cell``, if its text still reads so."""
+    line = cell_info(cell).get("line")
+    block = blocks.get(int(line) + offset) if line is not None else None
+    lines = cell.source.split("\n")
+    return block if block is not None and offset < len(lines) and lines[offset] == block.text else None
+
+
+def _starts(cell, cuts: dict[int, Cut], blocks: dict[int, Block] | None = None) -> dict[int, tuple[dict, str | None]]:
+    """Where a cell is cut: line offset -> (the piece's ``jaxdeck`` info, continued heading or None).
+
+    A code cell is cut where the fit split it (its :class:`Block`'s ``split``), at the top-level
+    statement the fit chose, so that each piece runs on its own."""
     info = cell_info(cell)
     line = info.get("line")
     found: dict[int, tuple[dict, str | None]] = {}
@@ -57,6 +68,14 @@ def _starts(cell, cuts: dict[int, Cut]) -> dict[int, tuple[dict, str | None]]:
         return found
     lines = cell.source.split("\n")
     last = len(lines) if cell.cell_type == "markdown" else 1
+    at = 0  # a split part may have been split again: each part's block names where the next starts
+    while cell.cell_type == "code" and (block := _block(cell, blocks or {}, at)) is not None and block.split:
+        at += block.split
+        if not 0 < at < len(lines):
+            break
+        cut = cuts.get(int(line) + at)
+        found[at] = ({"line": int(line) + at, "slide": info.get("slide", 1), "slide_type": SUBSLIDE},
+                     cut.heading if cut is not None else None)
     for offset in range(last):
         cut = cuts.get(int(line) + offset)
         if cut is None or offset in found or lines[offset] != cut.text:
@@ -78,7 +97,7 @@ def _heading_cell(heading: str, info: dict) -> nbformat.NotebookNode:
     return cell
 
 
-def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
+def _pieces(cell, starts: dict[int, tuple[dict, str | None]], blocks: dict[int, Block]) -> list:
     """One cell as the cells RISE shows, each with its effective slide type in ``slideshow`` and
     remembering what :func:`join_view` needs."""
     own = copy.deepcopy(cell.metadata.get("slideshow"))
@@ -95,26 +114,33 @@ def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
         if kind is not None:  # RISE reads ``slideshow``, which a deck may set on some cells only
             _slideshow(piece, kind)
 
-    if cell.cell_type != "markdown":
+    if cell.cell_type != "markdown" and not starts:
         out = []
         heading = head[1] if head is not None else None
         if heading:
             out.append(_heading_cell(heading, head[0]))
             info["slide_type"] = CONTINUE
-        set_cell_info(cell, info)
+        set_cell_info(cell, {**info, **_fit(cell, blocks, 0)})
         remember(cell, 0)
         return out + [cell]
     lines = cell.source.split("\n")
     offsets = [0] + sorted(starts)
+    outputs = cell.get("outputs") if cell.cell_type == "code" else None
+    fits = [_fit(cell, blocks, start) for start in offsets]  # read before the first piece's source changes
     out = []
     for number, start in enumerate(offsets):
         end = offsets[number + 1] if number + 1 < len(offsets) else len(lines)
         shown, tail = _trailing_blank("\n".join(lines[start:end]))
         piece = cell if number == 0 else copy.deepcopy(cell)
         piece_info, heading = (info, head[1] if head else None) if number == 0 else starts[start]
+        if outputs is not None:  # a code cell's pieces: its outputs under the last, a heading cell above the others
+            piece.outputs = outputs if number == len(offsets) - 1 else []
+            if heading:
+                out.append(_heading_cell(heading, piece_info))
+                piece_info, heading = {**piece_info, "slide_type": CONTINUE}, None
         prefix = f"{heading}\n\n" if heading else ""
         piece.source = prefix + shown
-        set_cell_info(piece, {**piece_info, **kept})
+        set_cell_info(piece, {**piece_info, **kept, **fits[number]})
         remember(piece, number, tail, prefix)
         if number:
             piece["id"] = f"{str(cell.get('id') or 'cell')[:50]}-live{number}"
@@ -122,11 +148,20 @@ def _pieces(cell, starts: dict[int, tuple[dict, str | None]]) -> list:
     return out
 
 
-def cut_view(nb: nbformat.NotebookNode, cuts: Sequence[Cut] = ()) -> None:
-    """Cut the served notebook's cells at their recorded breaks and at the fit's ``cuts``, and give
-    every cell its effective slide type (``metadata.jaxdeck.slide_type``) where RISE reads it."""
+def _fit(cell, blocks: dict[int, Block], offset: int) -> dict:
+    """The fit record of the piece of ``cell`` that starts ``offset`` lines in (as ``{"fit": ...}``), or none."""
+    block = _block(cell, blocks, offset)
+    return {"fit": block.fit} if block is not None and block.fit else {}
+
+
+def cut_view(nb: nbformat.NotebookNode, cuts: Sequence[Cut] = (), blocks: Sequence[Block] = ()) -> None:
+    """Cut the served notebook's cells at their recorded breaks and at the fit's ``cuts``, split
+    and fit its tall blocks as the fit did (``blocks``: ``metadata.jaxdeck.fit``, which the live
+    extension draws as the static deck does), and give every cell its effective slide type
+    (``metadata.jaxdeck.slide_type``) where RISE reads it."""
     by_line = {cut.line: cut for cut in cuts}
-    nb.cells = [piece for cell in nb.cells for piece in _pieces(cell, _starts(cell, by_line))]
+    fitted = {block.line: block for block in blocks}
+    nb.cells = [piece for cell in nb.cells for piece in _pieces(cell, _starts(cell, by_line, fitted), fitted)]
 
 
 def join_view(nb: dict) -> None:

@@ -42,6 +42,8 @@ _markdown = MarkdownIt("commonmark")
 #: MyST's block syntax: colon fences, $$ math and +++ breaks are blocks of their own (never split inside)
 _myst_markdown = (MarkdownIt("commonmark").use(colon_fence_plugin).use(dollarmath_plugin)
                   .use(myst_block_plugin))
+#: Jupyter Book's tag for a cell that shows nowhere
+REMOVE_CELL = "remove-cell"
 #: a MyST target, ``(label)=``, names the heading right under it
 _TARGET = re.compile(r"^\(\S[^()]*\)=\s*$")
 
@@ -82,7 +84,9 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
 
     A heading that starts a piece takes the MyST targets (``(label)=``) right above it along.
     Without ``notes`` (a file with no slide markers, written as a document) a paragraph that
-    starts with ``Note:`` is the author's prose, like any other.
+    starts with ``Note:`` is the author's prose, like any other. A MyST notebook is a document
+    as Jupyter Book reads it: ``---`` there is a transition (a rule), not a slide break, and
+    no paragraph is a marker; its slides start at its headings.
     """
     tokens = (_myst_markdown if myst else _markdown).parse(cell_source)
     source_lines = cell_source.split("\n")
@@ -99,6 +103,10 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
                 raise DeckError(path, line + token.map[1] - 1,
                                 f"'{underline}' right under a line of text makes that line a heading",
                                 f"leave a blank line before '{underline}' to start a new slide")
+        if myst:  # a document: its slides start at its headings only
+            if headings and token.type == "heading_open":
+                pieces.append(_heading_piece(token, start, source_lines, pieces))
+            continue
         text = _marker_of(token.type, token, inline, source_lines)
         if text is not None and token.type == "hr" and text != "---":
             raise DeckError(path, where, f"unknown slide break '{text}'", _NEAR_MISSES[0][1])
@@ -121,11 +129,16 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
             pieces.append(Piece(start, SLIDE, "---"))
             continue
         if headings and token.type == "heading_open":
-            level = len(token.markup) if token.markup.startswith("#") else (1 if token.markup == "=" else 2)
-            while start > 0 and _TARGET.match(source_lines[start - 1]) and not (pieces and pieces[-1].start >= start):
-                start -= 1
-            pieces.append(Piece(start, SLIDE if level <= 2 else SUBSLIDE, None))
+            pieces.append(_heading_piece(token, start, source_lines, pieces))
     return pieces
+
+
+def _heading_piece(token, start: int, source_lines: list[str], pieces: list[Piece]) -> Piece:
+    """The piece a heading starts: a slide (``#``, ``##``) or a sub-slide, with the MyST targets above it."""
+    level = len(token.markup) if token.markup.startswith("#") else (1 if token.markup == "=" else 2)
+    while start > 0 and _TARGET.match(source_lines[start - 1]) and not (pieces and pieces[-1].start >= start):
+        start -= 1
+    return Piece(start, SLIDE if level <= 2 else SUBSLIDE, None)
 
 
 def is_breaking(pieces: list[Piece]) -> bool:
@@ -220,11 +233,14 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbf
             info["in_columns"] = True
         return info
 
+    started = False  # a cell that shows has been met
     for index, (cell, piece, line, inner) in enumerate(cells):
         explicit = cell.metadata.get("slideshow", {}).get("slide_type") if "slideshow" in explicit_metadata(cell) else None
         kind = explicit or piece.kind
-        if index == 0 and kind in (CONTINUE, FRAGMENT):
-            kind = SLIDE
+        if not started and kind in (CONTINUE, FRAGMENT):
+            # a removed cell before anything is shown (a tutorial's `%xmode minimal`) starts no slide of its own
+            kind = SKIP if REMOVE_CELL in cell.metadata.get("tags", []) else SLIDE
+        started = started or kind != SKIP
         info = info_of(piece, kind, line)
         if inner:
             info["breaks"] = [{"offset": p.start, **info_of(p, p.kind, line + p.start)} for p in inner]

@@ -72,3 +72,10 @@ def test_a_split_falls_at_a_top_level_statement_where_one_is_near():
     assert split_line(source, 5) == 3  # g's def starts the second part
     assert split_line("x = [\n" + "1,\n" * 20 + "]\n", 10) == 10  # one statement: lines are all there is
     assert Decision("c", scale=0.7, lines={1: 3}).record() == {"scale": 0.7, "output_scale": 1.0, "lines": {"1": 3}}
+
+
+def test_the_smallest_type_leaves_pictures_out():
+    from jaxdeck.html.fit_tall import smallest_type
+
+    assert smallest_type([]) == 1.0
+    assert smallest_type([{"scale": 0.8, "output_scale": 0.7}, {"scale": 0.4, "picture": True}]) == 0.7

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxdeck.html.fit_record import CONTINUED, Cut, read_cuts, write_cuts
+from jaxdeck.html.fit_record import CONTINUED, Cut, read_blocks, read_cuts, write_cuts
 from jaxdeck.live.pieces import PIECE_KEY
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.read.structure import slide_count
@@ -162,4 +162,29 @@ def test_cuts_round_trip_through_their_file(tmp_path):
     write_cuts(html, [])
     assert read_cuts(html) == [] and not list(tmp_path.iterdir())
     (tmp_path / "deck.cuts.json").write_text("not json")
-    assert read_cuts(html) == []
+    assert read_cuts(html) == [] and read_blocks(html) == []
+
+
+def test_a_code_cell_the_fit_split_is_served_as_two_pieces_and_saved_whole(tmp_path):
+    """A split at a top-level statement: the first piece runs alone, the second under a continued heading
+    holds the outputs; each piece carries its fit record for the extension; a save writes the file back."""
+    from jaxdeck.html.fit_record import Block
+
+    fence = line_of("```{code-cell}")
+    split = Block(fence, "import jax.numpy as jnp", {"scale": 0.6}, split=2)
+    rest = Block(fence + 2, "x.at[0].set(5)", {"scale": 0.8, "lines": {"0": 3}})
+    cut = Cut(fence + 2, "x.at[0].set(5)", f"## Arrays{CONTINUED}")
+    deck = tmp_path / "src" / "tutorial.md"
+    deck.parent.mkdir(parents=True)
+    deck.write_text(TUTORIAL, encoding="utf-8")
+    html = tmp_path / "repo" / "build" / "html" / "tutorial.html"
+    html.parent.mkdir(parents=True)
+    write_cuts(html, [cut], [split, rest])
+    repo, cm, name, nb = served(tmp_path / "repo", deck)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert [c.source for c in code] == ["import jax.numpy as jnp\nx = jnp.arange(3)", "x.at[0].set(5)"]
+    assert [c.metadata["jaxdeck"].get("fit") for c in code] == [{"scale": 0.6}, {"scale": 0.8, "lines": {"0": 3}}]
+    between = nb.cells[nb.cells.index(code[1]) - 1]
+    assert between.source == f"## Arrays{CONTINUED}" and slide_types(nb)[nb.cells.index(between)] == "subslide"
+    save(cm, name, nb)
+    assert (repo / name).read_text(encoding="utf-8") == TUTORIAL

@@ -151,3 +151,11 @@ def test_in_a_file_without_slide_markers_note_paragraphs_are_the_authors_prose(w
     nb = deck_to_notebook(marked)
     assert [c.metadata["jaxdeck"]["slide_type"] for c in nb.cells].count(NOTES) == 1
     assert len(missing_notes(marked, nb, slide_lines(nb))) == 1  # the second slide has none
+
+
+def test_a_myst_notebook_is_a_document_whose_rule_is_no_slide_break(write_deck):
+    """Jupyter Book reads `---` as a transition: a MyST tutorial ending with one still gets its slides from its headings."""
+    header = ("---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\n"
+              "kernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n\n")
+    nb = deck_to_notebook(write_deck(header + "# Guide\n\nIntro.\n\n## One\n\nText.\n\n## Two\n\nMore.\n\n---\n\nThe end.\n"))
+    assert nb.metadata["jaxdeck_build"]["marker_mode"] is False and slide_count(nb) == 3

@@ -4,7 +4,8 @@
 
    Evaluated by Playwright as one function expression with {floor, step}: `floor` is the
    smallest type scale allowed (the legibility floor), `step` the scale's step. The block is
-   the slide's tallest code cell (else its tallest markdown cell):
+   the slide's tallest cell; a Markdown one is made smaller down to the floor (a picture alone
+   further), a code cell as follows:
      1. long outputs under code that fits: the whole cell a little smaller (down to 0.85),
         then each text output cut at the line where the room ends ("… N more lines") and rich
         outputs (HTML, images) scaled down;
@@ -18,7 +19,8 @@
    what is measured here is what the deck will show.
 
    Returns [{id, index, scale, outputScale, beside, lines: {OUTPUT: KEEP}, zoom: {OUTPUT: Z},
-   split, fits}], one per slide it acted on, in Reveal.getSlides() order. */
+   clip: {OUTPUT: HEIGHT in px, a rich output cut at the floor},
+   split, picture (a Markdown cell that is a picture alone), fits}], one per slide it acted on, in Reveal.getSlides() order. */
 ({floor, step}) => {
   const config = Reveal.getConfig();
   const frame = document.querySelector('.reveal .slides');
@@ -109,21 +111,45 @@
           decision.zoom[child.dataset.jdOutput] = z;
           if (fits(slide)) break;
         }
+        // still too tall at the floor: cut at the height the room leaves, the rest in the handout
+        if (!fits(slide)) {
+          const box = clipBox(child);
+          let low = 0, high = Math.floor(height(box));
+          while (low < high) {
+            const mid = Math.ceil((low + high) / 2);
+            box.style.maxHeight = `${mid}px`;
+            if (fits(slide)) low = mid; else high = mid - 1;
+          }
+          box.style.maxHeight = `${low}px`;
+          decision.clip[child.dataset.jdOutput] = low;
+        }
       }
     }
     return fits(slide);
+  };
+  // a rich output inside a box that cuts it (the template's .jd-clip), with its word under it
+  const clipBox = child => {
+    let box = child.querySelector(':scope > .jd-clip');
+    if (box) return box;
+    box = document.createElement('div');
+    box.className = 'jd-clip';
+    box.append(...child.childNodes);
+    const more = document.createElement('div');
+    more.className = 'jd-more';
+    more.textContent = '… cut here to fit the slide (all of it in the handout)';
+    child.append(box, more);
+    return box;
   };
 
   const codeFitsWidth = cell => [...cell.querySelectorAll('.jp-InputArea pre')]
     .every(pre => pre.scrollWidth <= pre.clientWidth + 1);
 
   const decide = (slide, index) => {
-    const code = cellsOf(slide, 'jp-CodeCell');
-    const pool = code.length ? code : cellsOf(slide, 'jp-MarkdownCell');
+    const pool = [...cellsOf(slide, 'jp-CodeCell'), ...cellsOf(slide, 'jp-MarkdownCell')];
     if (!pool.length) return null;
     const cell = pool.reduce((a, b) => (height(b) > height(a) ? b : a));
     const decision = {id: cell.id.slice('cell-id='.length), index, scale: 1, outputScale: 1, beside: false,
-                      lines: {}, zoom: {}, split: null, fits: false};
+                      lines: {}, zoom: {}, clip: {}, split: null, picture: false, fits: false};
     const input = cell.querySelector('.jp-Cell-inputWrapper');
     const output = cell.querySelector('.jp-Cell-outputWrapper');
     const hasOutputs = outputs(cell).length > 0;
@@ -145,6 +171,12 @@
       if (output) output.style.display = '';
       return ok;
     };
+    // Markdown (a long list, a table, a picture): smaller, to the floor; a picture alone further
+    if (cell.classList.contains('jp-MarkdownCell')) {
+      const picture = Boolean(cell.querySelector('img, svg')) && !cell.textContent.trim();
+      decision.picture = picture;
+      return tryScales(1 - step, picture ? 0.3 : floor, true) ? done() : decision;
+    }
     // 1. outputs are what is long
     if (hasOutputs && codeFits(1)) {
       if (tryScales(1, 0.85, true)) return done();

@@ -3,6 +3,7 @@ import type { Cell } from '@jupyterlab/cells';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { RevealApi } from 'reveal.js';
 
+import { fitCell } from './fit';
 import { info, isListing } from './slides';
 
 /** Lay the notebook's cells out as the static deck has them (once, when reveal.js is ready). */
@@ -19,6 +20,7 @@ export function decorate(panel: NotebookPanel): void {
     if (where.in_columns) {
       cell.node.dataset.jdColumn = where.column_start ? 'start' : 'in';
     }
+    fitCell(cell);
   }
   for (const section of document.querySelectorAll('.reveal .slides section')) {
     layoutColumns(section);
@@ -85,7 +87,11 @@ export function renderNotes(): void {
 /** The title slide's byline and provenance, which the notebook's first cell does not hold. */
 function titleSlide(panel: NotebookPanel): void {
   const live = (panel.model?.getMetadata('jaxdeck_live') as { title_html?: string } | undefined) ?? {};
-  const first = panel.content.widgets[0];
+  // the first cell on a slide: a removed cell before it (RISE skips it) holds no title
+  const first = panel.content.widgets.find(cell => {
+    const kind = (cell.model.getMetadata('slideshow') as { slide_type?: string } | undefined)?.slide_type;
+    return kind !== 'skip' && kind !== 'notes';
+  });
   if (!live.title_html || !first || document.querySelector('.jd-title-extra')) {
     return;
   }

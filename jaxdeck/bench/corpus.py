@@ -1,0 +1,158 @@
+"""`jaxdeck bench --corpus DIR`: every notebook of a folder built as a deck, and how well it presents.
+
+For real tutorials (JAX's own MyST notebooks, say) the question is not speed but whether each
+becomes a deck that fits: per notebook, whether it built (or why not), its slides, the slides
+that run past their bottom in the static deck (``jaxdeck check``'s overflow) and in the live
+slideshow (RISE in Chromium, the build's outputs shown, measured as ``jaxdeck rehearse``
+measures), the smallest type scale the fit used (:data:`jaxdeck.html.fit_tall.FLOOR` is the
+least allowed), the warnings (images it could not fetch, errors it shows) and the seconds.
+
+The folder is copied under ``BUILD/bench/corpus/`` first, so its files are never written; each
+notebook is built with errors allowed (a tutorial may need a network or a dataset this machine
+lacks: its error is then on a slide and among the warnings, as ``--allow-errors`` does).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from jaxdeck.errors import DeckError
+
+#: the notebooks a corpus folder holds
+PATTERNS = ("*.md", "*.myst", "*.ipynb")
+
+
+@dataclass
+class CorpusRow:
+    """One notebook of a corpus, built and measured."""
+
+    notebook: str
+    built: bool
+    why: str | None = None
+    slides: int = 0
+    overflow_static: int = 0
+    overflow_live: int | None = None
+    smallest_scale: float = 1.0
+    warnings: int = 0
+    seconds: float = 0.0
+
+
+def _say(text: str) -> None:
+    print(f"bench: {text}", file=sys.stderr, flush=True)
+
+
+def notebooks(folder: Path) -> list[Path]:
+    return sorted(p for pattern in PATTERNS for p in folder.glob(pattern) if p.name.lower() != "readme.md")
+
+
+def build_one(deck: Path, root: Path, browser) -> CorpusRow:
+    """Build ``deck`` into ``root`` (errors allowed) and measure its static deck."""
+    import nbformat
+
+    from jaxdeck.build import build
+    from jaxdeck.check.deck import check_deck
+    from jaxdeck.decks import Outputs
+    from jaxdeck.html.fit_record import read_blocks
+    from jaxdeck.html.fit_tall import smallest_type
+    from jaxdeck.records import BuildRecord
+
+    started = time.perf_counter()
+    try:
+        build([deck], root, jobs=1, allow_errors=True)
+    except DeckError as err:
+        return CorpusRow(deck.name, False, str(err), seconds=round(time.perf_counter() - started, 1))
+    seconds = time.perf_counter() - started
+    outputs = Outputs(deck, root)
+    nb = nbformat.read(outputs.notebook, as_version=4)
+    html = outputs.html.read_text(encoding="utf-8")
+    over = [p for p in check_deck(deck, nb, outputs.html, browser=browser) if p.kind == "overflow"]
+    smallest = smallest_type(block.fit for block in read_blocks(outputs.html))
+    return CorpusRow(deck.name, True, slides=html.count("data-jd-slide="), overflow_static=len(over),
+                     smallest_scale=smallest, warnings=len(BuildRecord.of(nb).warnings or []),
+                     seconds=round(seconds, 1))
+
+
+def live_overflow(server, deck: Path, browser, size: tuple[int, int]) -> int:
+    """Slides of the live slideshow that run past their bottom, with the build's outputs shown."""
+    from jaxdeck.browser import fonts_ready, script
+    from jaxdeck.check.deck import TOLERANCE_PX
+    from jaxdeck.rehearse.walk import open_slideshow, settle
+
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    try:
+        open_slideshow(page, server.slideshow_url(deck))
+        fonts_ready(page)
+        places = page.evaluate("() => window.jaxdeckLive.reveal.getSlides().map(s => {"
+                               " const at = window.jaxdeckLive.reveal.getIndices(s); return [at.h, at.v || 0]; })")
+        over = 0
+        for h, v in places:
+            page.evaluate("([h, v]) => window.jaxdeckLive.reveal.slide(h, v)", [h, v])
+            settle(page)
+            over += page.evaluate(script("rehearse-measure.js"))["bottom"] > TOLERANCE_PX
+        return over
+    finally:
+        page.close()
+
+
+def bench_corpus(folder: Path, out: Path, *, live: bool = True) -> list[CorpusRow]:
+    """Build and measure every notebook of ``folder`` (a copy of it under ``out/bench/corpus``)."""
+    from jaxdeck.browser import chromium
+    from jaxdeck.options import DeckOptions
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DeckError(folder, None, "no such folder of notebooks", "name a folder of .md/.ipynb notebooks")
+    work = out / "bench" / "corpus"
+    decks_dir = work / "decks"
+    shutil.rmtree(decks_dir, ignore_errors=True)
+    shutil.copytree(folder, decks_dir)
+    found = notebooks(decks_dir)
+    if not found:
+        raise DeckError(folder, None, "holds no notebooks (.md, .myst, .ipynb)", "name a folder of notebooks")
+    rows = []
+    with chromium() as browser:
+        for deck in found:
+            _say(f"{deck.name} ...")
+            rows.append(build_one(deck, work / "build", browser))
+        if live and any(r.built for r in rows):
+            from jaxdeck.live.server import start_server
+
+            _say("the live slideshow of each ...")
+            server = start_server(work, decks_dir="decks", build_dir="build")
+            try:
+                for row, deck in zip(rows, found):
+                    if row.built:
+                        import nbformat
+
+                        from jaxdeck.decks import Outputs
+
+                        size = DeckOptions.of(nbformat.read(Outputs(deck, work / "build").notebook, 4)).size
+                        row.overflow_live = live_overflow(server, deck, browser, size)
+            finally:
+                server.stop()
+    return rows
+
+
+def table(rows: list[CorpusRow]) -> str:
+    """The rows as a Markdown table, with a total line."""
+    lines = ["| notebook | built | slides | overflow static | overflow live | smallest type | warnings | s |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        built = "yes" if r.built else f"no: {r.why}"
+        live = "-" if r.overflow_live is None else str(r.overflow_live)
+        lines.append(f"| {r.notebook} | {built} | {r.slides} | {r.overflow_static} | {live} | "
+                     f"{r.smallest_scale:.0%} | {r.warnings} | {r.seconds:.1f} |")
+    built = [r for r in rows if r.built]
+    lines.append(f"| **{len(built)} of {len(rows)} built** | | {sum(r.slides for r in built)} | "
+                 f"{sum(r.overflow_static for r in built)} | {sum(r.overflow_live or 0 for r in built)} | "
+                 f"{min([1.0, *(r.smallest_scale for r in built)]):.0%} | {sum(r.warnings for r in rows)} | "
+                 f"{sum(r.seconds for r in rows):.1f} |")
+    return "\n".join(lines)
+
+
+def as_json(rows: list[CorpusRow]) -> list[dict]:
+    return [asdict(r) for r in rows]
