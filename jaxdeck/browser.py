@@ -135,6 +135,16 @@ def find_chromium(environ: Mapping[str, str] | None = None, root: Path | None = 
 
 
 @contextlib.contextmanager
+def given_or_started(browser=None) -> Iterator["object"]:
+    """``browser`` when a caller has one running, else a :func:`chromium` started for the block."""
+    if browser is not None:
+        yield browser
+        return
+    with chromium() as started:
+        yield started
+
+
+@contextlib.contextmanager
 def chromium() -> Iterator["object"]:
     """A started headless browser (Playwright ``Browser``), closed on exit."""
     from playwright.sync_api import sync_playwright

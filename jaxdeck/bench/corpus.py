@@ -98,9 +98,10 @@ def live_overflow(server, deck: Path, browser, size: tuple[int, int]) -> int:
         page.close()
 
 
-def bench_corpus(folder: Path, out: Path, *, live: bool = True) -> list[CorpusRow]:
-    """Build and measure every notebook of ``folder`` (a copy of it under ``out/bench/corpus``)."""
-    from jaxdeck.browser import chromium
+def bench_corpus(folder: Path, out: Path, *, live: bool = True, browser=None) -> list[CorpusRow]:
+    """Build and measure every notebook of ``folder`` (a copy of it under ``out/bench/corpus``),
+    in ``browser`` (else a Chromium started here)."""
+    from jaxdeck.browser import given_or_started
     from jaxdeck.options import DeckOptions
 
     folder = Path(folder)
@@ -114,7 +115,7 @@ def bench_corpus(folder: Path, out: Path, *, live: bool = True) -> list[CorpusRo
     if not found:
         raise DeckError(folder, None, "holds no notebooks (.md, .myst, .ipynb)", "name a folder of notebooks")
     rows = []
-    with chromium() as browser:
+    with given_or_started(browser) as browser:
         for deck in found:
             _say(f"{deck.name} ...")
             rows.append(build_one(deck, work / "build", browser))

@@ -16,13 +16,12 @@ with the executed notebook this reports (each kind registered in :data:`CHECKS`)
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
-from jaxdeck.browser import chromium, fonts_ready, open_deck, script
+from jaxdeck.browser import fonts_ready, given_or_started, open_deck, script
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
 from jaxdeck.options import DeckOptions
@@ -171,21 +170,13 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
     return problems
 
 
-@contextlib.contextmanager
-def _browser(browser=None):
-    if browser is not None:
-        yield browser
-        return
-    with chromium() as started:
-        yield started
-
 
 def check_deck(deck: Path, nb: nbformat.NotebookNode, html: Path, browser=None) -> list[Problem]:
     """Every problem of a built deck, in slide order (an empty list when it is fine)."""
     deck, html = Path(deck), Path(html)
     if not html.is_file():
         raise DeckError(html, None, "no HTML deck to check", "run `make slides` (python -m jaxdeck build) first")
-    with _browser(browser) as started:
+    with given_or_started(browser) as started:
         problems = browser_problems(deck, nb, html, started)
     problems += notebook_problems(deck, nb)
     order = {kind: i for i, kind in enumerate(KINDS)}

@@ -176,17 +176,16 @@ def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, br
         if source.is_file():
             (out.parent / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, out.parent / relative)
+    for image in local_images(nb):  # before the fit: it measures the slides with their pictures in
+        source = (deck.parent / image).resolve()
+        target = (out.parent / image).resolve()
+        if source.is_file() and out.parent.resolve() in target.parents:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
     if fit:
         from jaxdeck.html.fit import cuts_of, write_cuts
         from jaxdeck.html.fit_tall import blocks_of
 
         nb = fitted(nb, out, title, browser)
         write_cuts(out, cuts_of(nb), blocks_of(nb))  # the live view cuts and fits its slides as this fit did
-    html = to_html(nb, title=title)
-    for image in local_images(nb):
-        source = (deck.parent / image).resolve()
-        target = (out.parent / image).resolve()
-        if source.is_file() and out.parent.resolve() in target.parents:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-    return write_text(out, html)
+    return write_text(out, to_html(nb, title=title))

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import jinja2
 import nbformat
-from nbconvert.preprocessors import Preprocessor
+from nbconvert.preprocessors import CoalesceStreamsPreprocessor, Preprocessor
 
 from jaxdeck.html.outputs import SlideOutputs
 from jaxdeck.html.myst import cell_view
@@ -239,7 +239,9 @@ class SlideNesting(Preprocessor):
 
 
 #: the preprocessors an export runs, in order
-PREPROCESSORS = (SplitBreaks, StripMarkers, BookTags, StaticWidgets, GatherNotes, SlideNesting, SlideOutputs)
+#: (consecutive streams merged first, as JupyterLab merges them live: a fit names outputs by their number in both)
+PREPROCESSORS = (CoalesceStreamsPreprocessor, SplitBreaks, StripMarkers, BookTags, StaticWidgets, GatherNotes,
+                 SlideNesting, SlideOutputs)
 
 
 def layout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

@@ -34,7 +34,7 @@ import nbformat
 from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES
 from jaxdeck.atomic import write_bytes
-from jaxdeck.browser import chromium, fonts_ready, script
+from jaxdeck.browser import fonts_ready, given_or_started, script
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
@@ -66,14 +66,6 @@ class Printed:
 def slide_size(nb: nbformat.NotebookNode) -> tuple[int, int]:
     return DeckOptions.of(nb).size
 
-
-@contextlib.contextmanager
-def _browser(browser=None) -> Iterator[object]:
-    if browser is not None:
-        yield browser
-        return
-    with chromium() as started:
-        yield started
 
 
 @contextlib.contextmanager
@@ -195,7 +187,7 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
     clock = time.perf_counter()
     steps = {}
     printed = {}
-    with _browser(browser) as started:
+    with given_or_started(browser) as started:
         with print_view(started, html, width, height) as page:
             pages = page_count(page)
             expected = slide_count(nb) + len(read_cuts(html))  # each cut of the auto-fit is one slide more

@@ -8,7 +8,10 @@ slide that runs past its bottom in the static deck or in the live slideshow.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,17 +19,18 @@ import pytest
 from jaxdeck.bench.corpus import bench_corpus, table
 from jaxdeck.html.fit_tall import FLOOR
 
-FIXTURES = Path(__file__).parents[1] / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
 
 
 @pytest.fixture(scope="module")
-def rows(tmp_path_factory):
+def rows(tmp_path_factory, browser):
     corpus = tmp_path_factory.mktemp("corpus")
     folder = corpus / "notebooks"
     folder.mkdir()
     for fixture in (FIXTURES / "tall" / "tall_blocks.md", FIXTURES / "corpus" / "web_tutorial.md"):
         shutil.copy(fixture, folder / fixture.name)
-    return bench_corpus(folder, corpus / "build")
+    return bench_corpus(folder, corpus / "build", browser=browser)
 
 
 def test_every_notebook_builds_and_no_slide_overflows_static_or_live(rows):
@@ -53,13 +57,15 @@ def test_the_table_has_a_row_per_notebook_and_a_total(rows, tmp_path):
     assert len(lines) == 2 + len(rows) + 1 and "**2 of 2 built**" in lines[-1]
 
 
-def test_the_command_writes_the_table_to_build_bench_corpus_json(tmp_path, capsys):
-    from jaxdeck.cli import main
-
+def test_the_command_writes_the_table_to_build_bench_corpus_json(tmp_path):
     folder = tmp_path / "one"
     folder.mkdir()
     (folder / "empty.md").write_text("# Just a title\n\nAnd a line.\n", encoding="utf-8")
-    assert main(["bench", "--corpus", str(folder), "--no-live", "--out", str(tmp_path / "build")]) == 0
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "jaxdeck", "bench", "--corpus", str(folder), "--no-live",
+                           "--out", str(tmp_path / "build")], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
     written = json.loads((tmp_path / "build" / "bench" / "corpus.json").read_text())
     assert [n["notebook"] for n in written["notebooks"]] == ["empty.md"] and written["notebooks"][0]["built"]
-    assert "| empty.md | yes |" in capsys.readouterr().out
+    assert "| empty.md | yes |" in done.stdout

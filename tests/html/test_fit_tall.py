@@ -67,6 +67,14 @@ def test_a_tall_rich_output_is_scaled_no_smaller_than_the_floor(tall):
     assert zooms and FLOOR <= min(zooms) < 1
 
 
+def test_a_rich_output_too_tall_at_the_floor_is_cut_at_a_height_and_whole_in_the_handout(tall):
+    _, outputs, html = tall
+    assert '<div class="jd-clip" style="max-height: ' in html and "cut here to fit the slide" in html
+    handout = subprocess.run(["pdftotext", "-layout", str(outputs.handout), "-"], capture_output=True, text=True,
+                             check=True).stdout
+    assert "entry 59" in handout
+
+
 def test_a_split_falls_at_a_top_level_statement_where_one_is_near():
     source = "def f():\n    return 1\n\ndef g():\n    return 2\n\nx = f()\ny = g()\n"
     assert split_line(source, 5) == 3  # g's def starts the second part

@@ -62,7 +62,7 @@ def test_the_fit_is_drawn_live_and_no_slide_overflows(repo, browser):
             page.close()
     assert [h for h in found["heights"] if h > found["room"] + 2] == []
     assert found["scales"] and min(found["scales"]) >= 0.6
-    assert found["code"] == 5  # the long cell served as two pieces, each runnable
+    assert found["code"] == 6  # the long cell served as two pieces, each runnable
     assert any(text.startswith("… ") and "more lines" in text for text in found["more"])
     assert any(text.startswith("ValueError: the innermost call refuses") for text in found["errors"])
     assert not any("Traceback" in text or "deeper(n - 1)" in text for text in found["errors"])

@@ -7,8 +7,9 @@
  * template writes (themes/jaxdeck/static/fit.css styles both), and again each time a cell's
  * outputs change, since a live run replaces them: the type scale, code beside its outputs,
  * rich outputs zoomed (and cut at the build's height where that was not enough), text outputs cut at a line with "… N more lines" (counted from what
- * the live run printed). An expected error (a cell tagged `raises-exception`) shows as
- * `%xmode minimal` shows it, as on the static slide.
+ * the live run printed). An error the build recorded, and an expected error (a cell tagged
+ * `raises-exception`) run live, show as `%xmode minimal` shows them, as on the static slide;
+ * a surprise in a live run keeps its whole traceback, for the presenter to read.
  */
 import type { Cell, CodeCell } from '@jupyterlab/cells';
 
@@ -42,9 +43,9 @@ export function fitCell(cell: Cell): void {
     return;
   }
   const code = cell as CodeCell;
-  minimalErrors(code);
+  minimalErrors(code, true); // the build's outputs: every error as the static slide shows it
   code.model.outputs.changed.connect(() => {
-    minimalErrors(code);
+    minimalErrors(code, false); // a live run's: an expected error short, a surprise whole
     // the output area renders on the same change: draw after it
     window.requestAnimationFrame(() => applyFit(cell));
   });
@@ -101,10 +102,11 @@ function applyFit(cell: Cell): void {
   });
 }
 
-/** An expected error's output as `%xmode minimal` shows it: its type and message. */
-function minimalErrors(cell: CodeCell): void {
+/** An error's output as `%xmode minimal` shows it: its type and message (unless `all`, only an
+ *  expected error's: a cell tagged `raises-exception`). */
+function minimalErrors(cell: CodeCell, all: boolean): void {
   const tags = (cell.model.getMetadata('tags') as string[] | undefined) ?? [];
-  if (!tags.includes('raises-exception')) {
+  if (!all && !tags.includes('raises-exception')) {
     return;
   }
   const outputs = cell.model.outputs;
