@@ -69,13 +69,11 @@ def fit(nb: nbformat.NotebookNode, render: Render, measure: Measure, *, max_roun
         return fitted
     fitted.cells = [block for cell in fitted.cells for piece in split_breaks(cell) for block in explode(piece)]
     unique_ids(fitted)
-    overflows = True
     for _ in range(max_rounds):
         fills = measure(render(fitted))
-        overflows = any(f.overflows for f in fills)
         if not apply_cuts(fitted, plan_cuts(fitted, fills)):
             break
-    if tall is not None and overflows:
+    if tall is not None:  # also where nothing overflows: code lines wider than their frame
         for _ in range(max_tall_rounds):
             if not apply_tall(fitted, list(tall(render(fitted)))):
                 break

@@ -15,6 +15,7 @@
      4. at `floor`, outputs cut and scaled as in 1;
      5. the code split: the first lines that fit at `floor` stay, the rest continues on a slide
         of its own (`split`: how many lines stay).
+   A cell whose code lines are wider than their frame gets smaller code too, down to the floor.
    The DOM is changed as the template would render each decision (fit.css holds the rules), so
    what is measured here is what the deck will show.
 
@@ -242,14 +243,40 @@
     }
   };
 
+  // code lines wider than their frame: that cell's code smaller, down to the floor, until they fit
+  const narrow = (slide, index, found) => {
+    for (const cell of [...cellsOf(slide, 'jp-CodeCell'), ...cellsOf(slide, 'jp-MarkdownCell')]) {
+      const wide = () => [...cell.querySelectorAll('.jp-InputArea pre')]
+        .some(pre => pre.scrollWidth > pre.clientWidth + 1);
+      if (cell.classList.contains('jd-fit-beside') || !wide()) continue;
+      const id = cell.id.slice('cell-id='.length);
+      let decision = found.find(d => d.id === id);
+      if (!decision) {
+        const style = getComputedStyle(cell);
+        const now = name => parseFloat(style.getPropertyValue(name)) || 1;
+        decision = {id, index, scale: now('--jd-fit-scale'), outputScale: now('--jd-fit-output-scale'),
+                    beside: false, lines: {}, zoom: {}, clip: {}, split: null, picture: false, fits: true};
+        found.push(decision);
+      }
+      for (const s of scales(decision.scale - step, floor)) {
+        setScale(cell, s, decision.outputScale);
+        decision.scale = s;
+        if (!wide()) break;
+      }
+      decision.fits = fits(slide) && !wide();
+    }
+  };
+
   const found = [];
   const slides = Reveal.getSlides();
   slides.forEach((slide, index) => {
     const at = Reveal.getIndices(slide);
     Reveal.slide(at.h, at.v || 0);
-    if (fits(slide)) return;
-    const decision = decide(slide, index);
-    if (decision) found.push(decision);
+    if (!fits(slide)) {
+      const decision = decide(slide, index);
+      if (decision) found.push(decision);
+    }
+    narrow(slide, index, found);
   });
   if (slides.length) Reveal.slide(0, 0);
   return found;
