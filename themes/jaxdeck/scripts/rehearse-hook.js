@@ -21,6 +21,8 @@
       if (!run) return;
       if (type === 'execute_input') run.start = msg.header.date;
       else if (type === 'execute_reply') {
+        // the kernel's own start time too, should its execute_input not have reached this page
+        run.start = run.start || (msg.metadata && msg.metadata.started) || null;
         run.end = msg.header.date;
         run.status = msg.content.status;
         run.ename = msg.content.ename || null;
