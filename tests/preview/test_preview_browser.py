@@ -7,6 +7,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import psutil
@@ -34,15 +35,21 @@ def preview(tmp_path):
                                 "--port", "0", "--out", "build"], cwd=tmp_path,
                                env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # what it prints after the URL is read all along: a full pipe would stop the preview at its next print
+    rest: list[str] = []
+    drain = threading.Thread(target=lambda: rest.extend(process.stdout), daemon=True)
     try:
         line = process.stdout.readline()
         found = re.search(r"(http://127\.0\.0\.1:\d+/talk\.html)", line)
         assert found, line
+        drain.start()
         yield process, found.group(1), deck
     finally:
         if process.poll() is None:
             process.kill()
-        process.communicate()
+        process.wait(30)
+        if drain.is_alive():
+            drain.join(10)
 
 
 @pytest.mark.browser
