@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 from jaxdeck.bench.corpus import bench_corpus, table
+
+#: builds with a kernel and Chromium (a live server too): alone, not beside the decks' timed builds
+pytestmark = pytest.mark.alone
 from jaxdeck.html.fit_tall import FLOOR
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,6 +17,9 @@ from jaxdeck.browser import fonts_ready
 from jaxdeck.build import build
 from support import ROOT, presenting
 
+#: builds with a kernel and Chromium (a live server too): alone, not beside the decks' timed builds
+pytestmark = pytest.mark.alone
+
 FIXTURE = ROOT / "tests" / "fixtures" / "tall" / "tall_blocks.md"
 
 #: per slide: its scroll height; the fitted cells, the "more" notes and the error outputs on the page
