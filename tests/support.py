@@ -165,3 +165,18 @@ def still_running(pids: list[int]) -> list[int]:
         except psutil.NoSuchProcess:
             pass
     return left
+
+
+def evaluate_live(browser, server: dict, deck_name: str, script: str):
+    """Open ``slides/DECK_NAME`` in the live slideshow of ``server`` (from :func:`presenting`) at
+    1280x720, once it is laid out, and return what ``script`` evaluates to there."""
+    from jaxdeck.browser import fonts_ready
+
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(f"{server['base']}/rise/slides/{deck_name}?token={server['token']}")
+        page.wait_for_selector("body.jd-live-ready", timeout=90000)
+        fonts_ready(page)
+        return page.evaluate(script)
+    finally:
+        page.close()

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxdeck.browser import fonts_ready
 from jaxdeck.build import build
-from support import ROOT, presenting
+from support import ROOT, evaluate_live, presenting
 
 #: builds with a kernel and Chromium (a live server too): alone, not beside the decks' timed builds
 pytestmark = pytest.mark.alone
@@ -55,14 +54,7 @@ def repo(tmp_path_factory):
 
 def test_the_fit_is_drawn_live_and_no_slide_overflows(repo, browser):
     with presenting(repo, f"slides/{FIXTURE.name}") as server:
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        try:
-            page.goto(f"{server['base']}/rise/slides/{FIXTURE.name}?token={server['token']}")
-            page.wait_for_selector("body.jd-live-ready", timeout=90000)
-            fonts_ready(page)
-            found = page.evaluate(WALK)
-        finally:
-            page.close()
+        found = evaluate_live(browser, server, FIXTURE.name, WALK)
     assert [h for h in found["heights"] if h > found["room"] + 2] == []
     assert found["scales"] and min(found["scales"]) >= 0.6
     assert found["code"] == 6  # the long cell served as two pieces, each runnable

@@ -11,8 +11,7 @@ import shutil
 
 import pytest
 
-from jaxdeck.browser import fonts_ready
-from support import NOTEBOOKS, ROOT, presenting
+from support import NOTEBOOKS, ROOT, evaluate_live, presenting
 
 #: every slide of the live deck, laid out: its scroll height and visible Markdown text
 WALK = """async () => {
@@ -57,14 +56,7 @@ def server(repo):
 @pytest.mark.parametrize("deck", NOTEBOOKS, ids=lambda p: p.stem)
 def test_a_tutorial_notebook_presents_live_on_the_static_decks_slides_without_overflow(deck, repo, server, browser):
     static = (repo / "build" / "html" / f"{deck.stem}.html").read_text(encoding="utf-8")
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    try:
-        page.goto(f"{server['base']}/rise/slides/{deck.name}?token={server['token']}")
-        page.wait_for_selector("body.jd-live-ready", timeout=90000)
-        fonts_ready(page)
-        walked = page.evaluate(WALK)
-    finally:
-        page.close()
+    walked = evaluate_live(browser, server, deck.name, WALK)
     slides = walked["slides"]
     assert len(slides) == static.count("data-jd-slide=")
     over = [(s["h"], s["v"], s["height"]) for s in slides if s["height"] > walked["room"] + 2]
