@@ -40,7 +40,9 @@ def show(fn: Callable, *args, static_argnums=(), **kwargs) -> JaxprView:
 
     closed = jax.make_jaxpr(fn, static_argnums=static_argnums)(*args, **kwargs)
     name = getattr(fn, "__name__", "function")
-    return JaxprView(str(closed), closed, f"jaxpr of {name}")
+    # without terminal colours: in a Jupyter kernel JAX colours str(jaxpr) with ANSI codes,
+    # which the HTML view would show as text
+    return JaxprView(closed.pretty_print(use_color=False), closed, f"jaxpr of {name}")
 
 
 _STAGES = {"lowered": "lowered", "stablehlo": "lowered", "optimized": "optimized", "optimised": "optimized",

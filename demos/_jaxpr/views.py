@@ -16,7 +16,7 @@ from .lexers import IRLexer, JaxprLexer
 
 @dataclass(repr=False)
 class JaxprView(Displayable):
-    """A jaxpr: ``.text`` is exactly ``str(jax.make_jaxpr(fn)(*args))``."""
+    """A jaxpr: ``.text`` is exactly ``str(jax.make_jaxpr(fn)(*args))`` as a terminal without colours prints it."""
 
     text: str
     jaxpr: object = None

@@ -43,6 +43,17 @@ def test_show_text_is_exactly_make_jaxpr(fn, args, kwargs):
     assert str(view) == view.text == repr(view)
 
 
+def test_show_text_has_no_terminal_colours_in_a_jupyter_kernel(monkeypatch):
+    """A Jupyter kernel makes JAX colour ``str(jaxpr)``; the view's text and HTML stay plain."""
+    from jax._src import pretty_printer
+
+    monkeypatch.setattr(pretty_printer, "CAN_USE_COLOR", True)
+    assert "\x1b[" in str(jax.make_jaxpr(elementwise)(X))  # what a kernel's str() gives
+    view = J.show(elementwise, X)
+    assert "\x1b[" not in view.text and "\x1b[" not in view._repr_html_()
+    assert "sin" in view.text
+
+
 def test_show_static_argnums():
     def power(x, n):
         return x ** n
