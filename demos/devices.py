@@ -21,7 +21,7 @@ import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ._display import WARN, Displayable, box, esc, html_table, small
+from ._display import GOOD, WARN, Displayable, box, esc, html_table, small
 
 PREALLOCATE = "XLA_PYTHON_CLIENT_PREALLOCATE"
 MEM_FRACTION = "XLA_CLIENT_MEM_FRACTION"
@@ -91,7 +91,7 @@ class EnvSetting(Displayable):
         return "\n".join(lines)
 
     def _html(self) -> str:
-        colour = "#2e7d32" if self.effective else WARN
+        colour = GOOD if self.effective else WARN
         status = "will take effect when JAX starts" if self.effective else "NOT in effect"
         rows = "".join(f"<div><code>{esc(line)}</code></div>" for line in self.code)
         rows += "".join(f"<div><code>{esc(k)}={esc(v)}</code></div>" for k, v in self.variables.items())
@@ -323,14 +323,14 @@ def matmul_precision_label(backend: str, precision: str = "default") -> str:
     """What a float32 matmul at ``precision`` computes in on ``backend``, in words.
 
     At default precision XLA lets NVIDIA GPUs since Ampere (A100, H100, ...) multiply float32
-    inputs as TF32 (10-bit mantissa) and TPUs as bfloat16 passes; a CPU computes in float32.
+    inputs as TF32 (10-bit mantissa) and TPUs in a single bfloat16 pass; a CPU computes in float32.
     ``"highest"`` asks for full float32 everywhere.
     """
     if precision == "highest":
         return "float32, precision=HIGHEST (full float32)"
     kind = {"cuda": "gpu", "rocm": "gpu"}.get(backend, backend)
     return {"gpu": "float32 at default precision: TF32 on A100/H100-class GPUs",
-            "tpu": "float32 at default precision: bfloat16 passes on TPUs",
+            "tpu": "float32 at default precision: one bfloat16 pass on TPUs",
             }.get(kind, "float32 at default precision (full float32 on a CPU)")
 
 
