@@ -96,6 +96,16 @@ def code_cells(deck: str) -> tuple[str, ...]:
     return tuple(cell.source for cell in notebook.cells if cell.cell_type == "code")
 
 
+@lru_cache(maxsize=None)
+def shown_code_cells(deck: str) -> tuple[str, ...]:
+    """The code cells the audience sees run: claim checks left out."""
+    path = SLIDES / deck
+    assert path.exists(), f"slides/{deck} does not exist (the curriculum needs it)"
+    notebook = jupytext.read(path)
+    return tuple(cell.source for cell in notebook.cells
+                 if cell.cell_type == "code" and "check" not in cell.metadata.get("tags", []))
+
+
 @pytest.mark.parametrize("deck", DECK_FILES, ids=lambda d: d.removesuffix(".md"))
 def test_deck_exists_with_demo_cells(deck):
     cells = code_cells(deck)
@@ -136,6 +146,37 @@ def test_every_curriculum_d_topic_is_listed():
     if curriculum.exists():  # beside the repository in the team's checkout; a clean clone has only the counts
         assert d_topic_counts(curriculum) == D_TOPICS_PER_SECTION, "CURRICULUM.md changed: update the counts and TOPICS"
 
+
+
+# What an expert audience expects after the basics: each API runs in a deck's code cells.
+AUTODIFF = "09-autodiff-in-depth.md"
+SHARDING = "10-sharding-in-depth.md"
+SHARP = "07-sharp-bits.md"
+CALLBACKS = "11-host-callbacks.md"
+TOOLING = "12-performance-tooling.md"
+DEEPER = [
+    ("linearize", AUTODIFF, ["jax.linearize"]),
+    ("hvp", AUTODIFF, ["jax.jvp(jax.grad("]),
+    ("custom_jvp", AUTODIFF, ["jax.custom_jvp", ".defjvp"]),
+    ("transpose", AUTODIFF, ["jax.linear_transpose"]),
+    ("indexing-mode", SHARP, ["mode="]),
+    ("promotion", SHARP, ["jnp.promote_types"]),
+    ("host-callback", CALLBACKS, ["jax.debug.callback", "jax.pure_callback", "vmap_method=", "io_callback"]),
+    ("sharding-constraint", SHARDING, ["with_sharding_constraint", "reshard", "in_shardings=", "out_shardings="]),
+    ("explicit-mode", SHARDING, ["jax.set_mesh", "auto_axes", "out_sharding="]),
+    ("shard-map-collectives", SHARDING, ["lax.all_gather", "lax.psum_scatter", "lax.ppermute"]),
+    ("profiler", TOOLING, ["jax.named_scope", "jax.profiler"]),
+    ("compilation-cache", TOOLING, ["jax_compilation_cache_dir", "jax.clear_caches()"]),
+    ("export", TOOLING, ["jax.export.export", "jax.export.deserialize", ".lower(", ".compile("]),
+    ("precision", TOOLING, ["precision=", "preferred_element_type="]),
+]
+
+
+@pytest.mark.parametrize("what,deck,needles", DEEPER, ids=[d[0] for d in DEEPER])
+def test_deeper_api_runs_in_a_deck(what, deck, needles):
+    cells = shown_code_cells(deck)
+    missing = [s for s in needles if not any(s in source for source in cells)]
+    assert not missing, f"{what}: slides/{deck} has no code cell containing {missing}"
 
 # Each headline figure is a comparison named with ``figure=``, so its verdict is computed and it
 # appears in demos.timing.scoreboard(); (deck, the figure's name as the deck passes it)
