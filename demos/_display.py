@@ -3,24 +3,41 @@
 Every HTML fragment built here is self-contained (inline CSS and SVG, no scripts, no
 external resources) so it survives nbconvert/reveal.js export and PDF printing, and every
 piece of text that came from user code or JAX passes through :func:`esc`.
+
+Colours are CSS variables with the light values as fallbacks: the deck's theme (``--jd-*``,
+e.g. jaxdeck's projector-dark) or JupyterLab's (``--jp-*``) recolours an output already
+executed, so one notebook reads right on a light page, a dark one, on paper and live. SVG
+paints are given in ``style`` (:func:`paint`), where ``var()`` is understood.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from typing import Iterable, Sequence
 
 # Projector-friendly defaults: large monospace, near-black on white, fits ~1100 px.
 FONT = "'DejaVu Sans Mono', 'Menlo', 'Consolas', 'Liberation Mono', monospace"
-INK = "#111111"
-MUTED = "#4a4a4a"
-RULE = "#c8c8c8"
-BG = "#ffffff"
-CODE_BG = "#f6f6f4"
-PALETTE = ("#1f4e9c", "#c4501a", "#2e7d32", "#6a1b9a", "#00838f", "#8d6e00")
-REFERENCE_COLOUR = "#9e9e9e"
-WARN = "#b00020"
+
+
+def themed(name: str, light: str, lab: str | None = None) -> str:
+    """The page's ``--jd-NAME`` colour, else JupyterLab's ``lab`` variable, else ``light``."""
+    fallback = f"var(--{lab}, {light})" if lab else light
+    return f"var(--jd-{name}, {fallback})"
+
+
+INK = themed("fg", "#111111", "jp-content-font-color0")
+MUTED = themed("muted", "#4a4a4a", "jp-content-font-color2")
+RULE = themed("chart-rule", "#c8c8c8", "jp-border-color2")
+BG = themed("bg", "#ffffff", "jp-layout-color0")
+CODE_BG = themed("code-bg", "#f6f6f4", "jp-cell-editor-background")
+PALETTE = tuple(themed(f"chart-{i}", light) for i, light in
+                enumerate(("#1f4e9c", "#c4501a", "#2e7d32", "#6a1b9a", "#00838f", "#8d6e00"), start=1))
+REFERENCE_COLOUR = themed("chart-reference", "#9e9e9e")
+HIGHLIGHT_ROW = themed("chart-highlight", "#eef3fb", "jp-layout-color2")
+WARN = themed("warn", "#b00020")
+GOOD = themed("good", "#2e7d32")
 
 BOX_STYLE = (
     f"font-family:{FONT};font-size:18px;line-height:1.35;color:{INK};background:{BG};"
@@ -28,6 +45,12 @@ BOX_STYLE = (
 )
 #: a line that never wraps: what does not fit ends in an ellipsis (give the element the whole text as its title)
 ONE_LINE = "white-space:nowrap;overflow:hidden;text-overflow:ellipsis"
+
+
+def paint(fill: str | None = None, stroke: str | None = None) -> str:
+    """An SVG element's paint as a ``style`` attribute (presentation attributes take no ``var()``)."""
+    rules = [f"fill:{fill}" if fill else "", f"stroke:{stroke}" if stroke else ""]
+    return f'style="{";".join(r for r in rules if r)}"'
 
 
 def esc(text: object) -> str:
@@ -197,7 +220,7 @@ def html_table(headers: Sequence[str], rows: Iterable[Sequence[object]], align: 
             content = str(c) if i in raw_columns else esc(c)
             style = f'{td};text-align:{"right" if align[i] == "r" else "left"}'
             cells.append(f'<td style="{style}">{content}</td>')
-        bg = ' style="background:#eef3fb"' if highlight_row == j else ""
+        bg = f' style="background:{HIGHLIGHT_ROW}"' if highlight_row == j else ""
         body.append(f"<tr{bg}>{''.join(cells)}</tr>")
     return (
         f'<table style="border-collapse:collapse;font-family:{FONT};font-size:18px;color:{INK};'
@@ -260,12 +283,12 @@ def svg_bars(labels: Sequence[str], values: Sequence[float | None], value_labels
         f'viewBox="0 0 {width} {height}" style="max-width:{width}px;font-family:{FONT}">'
     ]
     if title:
-        parts.append(f'<text x="0" y="22" font-size="20" font-weight="bold" fill="{INK}">{esc(title)}</text>')
+        parts.append(f'<text x="0" y="22" font-size="20" font-weight="bold" {paint(INK)}>{esc(title)}</text>')
     y = top
     for i, label in enumerate(labels):
         parts.append(
             f'<text x="{label_w - 10}" y="{y + main_h * 0.7:.1f}" font-size="18" text-anchor="end" '
-            f'fill="{INK}">{esc(label)}</text>'
+            f'{paint(INK)}>{esc(label)}</text>'
         )
         yy = y
         for k, s in enumerate(all_series):
@@ -274,13 +297,13 @@ def svg_bars(labels: Sequence[str], values: Sequence[float | None], value_labels
             v = s[i] if i < len(s) else None
             if v is not None and v > 0:
                 w = max(2.0, length(v))
-                parts.append(f'<rect x="{label_w}" y="{yy}" width="{w:.1f}" height="{h}" fill="{colour}"/>')
+                parts.append(f'<rect x="{label_w}" y="{yy}" width="{w:.1f}" height="{h}" {paint(colour)}/>')
                 text = all_labels[k][i] if i < len(all_labels[k]) else ""
                 if text:
                     fs = 17 if k == 0 else 13
                     parts.append(
                         f'<text x="{label_w + w + 6:.1f}" y="{yy + h * 0.5 + fs * 0.35:.1f}" font-size="{fs}" '
-                        f'fill="{INK if k == 0 else MUTED}">{esc(text)}</text>'
+                        f'{paint(INK if k == 0 else MUTED)}>{esc(text)}</text>'
                     )
             yy += h + (2 if k == 0 else 2)
         y += row_h
@@ -290,29 +313,51 @@ def svg_bars(labels: Sequence[str], values: Sequence[float | None], value_labels
         cols = [colours[0]] + [series_colours[k] if k < len(series_colours) else REFERENCE_COLOUR
                                for k in range(len(names) - 1)]
         for name, colour in zip(names, cols):
-            parts.append(f'<rect x="{x}" y="{y + 4}" width="14" height="14" fill="{colour}"/>')
-            parts.append(f'<text x="{x + 20}" y="{y + 16}" font-size="15" fill="{INK}">{esc(name)}</text>')
+            parts.append(f'<rect x="{x}" y="{y + 4}" width="14" height="14" {paint(colour)}/>')
+            parts.append(f'<text x="{x + 20}" y="{y + 16}" font-size="15" {paint(INK)}>{esc(name)}</text>')
             x += 40 + 9 * len(name)
         y += legend_h
     if axis_label:
         scale_note = " (log scale)" if log else ""
         parts.append(
-            f'<text x="{label_w}" y="{y + 14}" font-size="14" fill="{MUTED}">{esc(axis_label + scale_note)}</text>'
+            f'<text x="{label_w}" y="{y + 14}" font-size="14" {paint(MUTED)}>{esc(axis_label + scale_note)}</text>'
         )
     parts.append(f'<line x1="{label_w}" y1="{top - 2}" x2="{label_w}" y2="{top + row_h * len(labels) - gap + 2}" '
-                 f'stroke="{INK}" stroke-width="1.5"/>')
+                 f'{paint(stroke=INK)} stroke-width="1.5"/>')
     parts.append("</svg>")
     return "".join(parts)
 
 
 # ---------------------------------------------------------------------------- code
 
+#: token type -> (JupyterLab's code colour variable, Pygments' default colour, weight/slant)
+_CODE_COLOURS = {
+    "Comment": ("comment", "#3d7b7b", "italic"), "Keyword": ("keyword", "#008000", "bold"),
+    "Keyword.Type": ("variable-3", "#b00040", "nobold"), "Name.Builtin": ("builtin", "#008000", ""),
+    "Name.Function": ("def", "#0000ff", ""), "Name.Variable": ("variable-2", "#19177c", ""),
+    "Number": ("number", "#666666", ""), "String": ("string", "#ba2121", ""),
+    "Operator": ("operator", "#666666", ""),
+}  # other tokens (names, punctuation) take the text's colour
+
+
+@functools.lru_cache(maxsize=1)
+def _themed_style():
+    """A Pygments style whose colours are JupyterLab's code variables (as nbconvert's own
+    highlighting is), with Pygments' default colours as fallbacks: a dark theme recolours it."""
+    from pygments.style import Style
+    from pygments.token import string_to_tokentype
+
+    styles = {string_to_tokentype(name): f"{weight} var(--jp-mirror-editor-{var}-color,{light})".strip()
+              for name, (var, light, weight) in _CODE_COLOURS.items()}
+    return type("ThemedStyle", (Style,), {"styles": styles, "background_color": CODE_BG})
+
+
 def highlight(code: str, lexer) -> str:
     """Pygments-highlighted code as a self-contained ``<pre>`` (inline styles, no classes)."""
     from pygments import highlight as _hl
     from pygments.formatters import HtmlFormatter
 
-    spans = _hl(code, lexer, HtmlFormatter(noclasses=True, nowrap=True, style="default"))
+    spans = _hl(code, lexer, HtmlFormatter(noclasses=True, nowrap=True, style=_themed_style()))
     return (
         f'<pre style="font-family:{FONT};font-size:16px;line-height:1.3;background:{CODE_BG};color:{INK};'
         f'padding:0.6em 0.8em;margin:0.2em 0;white-space:pre-wrap;overflow-wrap:anywhere;'

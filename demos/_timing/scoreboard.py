@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping
 
-from .._display import MUTED, WARN, Displayable, box, esc, fmt_ratio, html_table, small, text_table
+from .._display import GOOD, MUTED, WARN, Displayable, box, esc, fmt_ratio, html_table, small, text_table
 
 if TYPE_CHECKING:  # only for the annotations: comparison.py imports FIGURES from here
     from .comparison import Comparison
@@ -47,7 +47,7 @@ class Scoreboard(Displayable):
         rows = self.rows()
         styled = []
         for r in rows:
-            colour = "#2e7d32" if r[3].startswith("reproduced") else WARN
+            colour = GOOD if r[3].startswith("reproduced") else WARN
             styled.append([esc(r[0]), esc(r[1]), esc(r[2]), f'<b style="color:{colour}">{esc(r[3])}</b>'])
         table = html_table(["figure", "ours (ratio to baseline)", "source", "verdict"], styled, "llll",
                            raw_columns=range(4))

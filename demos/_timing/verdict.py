@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .._display import MUTED, ONE_LINE, WARN, Displayable, esc, fmt_ratio, fmt_speed
+from .._display import GOOD, MUTED, ONE_LINE, WARN, Displayable, esc, fmt_ratio, fmt_speed
 
 DEFAULT_TOLERANCE = 2.0  # a ratio "agrees" with the reference's when within this factor of it
 
@@ -104,7 +104,7 @@ class Verdict(Displayable):
 
     def html(self, one_line: bool = False) -> str:
         """The verdict, its head coloured; ``one_line``: cut to one line (the whole text on hover)."""
-        colour = "#2e7d32" if self.reproduced else (MUTED if self.reproduced is None else WARN)
+        colour = GOOD if self.reproduced else (MUTED if self.reproduced is None else WARN)
         text = str(self)
         head, _, rest = text.partition(":")
         hover, style = "", "font-size:17px"

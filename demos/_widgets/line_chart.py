@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
-from .._display import FONT, INK, MUTED, PALETTE, RULE, esc, fmt_int, unit_for
+from .._display import FONT, INK, MUTED, PALETTE, RULE, esc, fmt_int, paint, unit_for
 
 
 def _decade_label(exponent: int) -> str:
@@ -47,9 +47,9 @@ def svg_lines(xs: Sequence[int], series: Mapping[str, Mapping[int, float]], curr
              f'style="max-width:{width}px;font-family:{FONT}">']
     for k in range(y_lo, y_hi + 1):  # decade grid lines and labels
         y = py(10.0 ** k)
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="{RULE}"/>')
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" {paint(stroke=RULE)}/>')
         parts.append(f'<text x="{left - 8}" y="{y + 5:.1f}" font-size="15" text-anchor="end" '
-                     f'fill="{MUTED}">{esc(_decade_label(k))}</text>')
+                     f'{paint(MUTED)}>{esc(_decade_label(k))}</text>')
     last_end = -math.inf
     for x in sorted(xs):  # size labels, leaving out any that would overlap the previous one
         text = fmt_int(x)
@@ -58,29 +58,29 @@ def svg_lines(xs: Sequence[int], series: Mapping[str, Mapping[int, float]], curr
             continue
         last_end = px(x) + half
         parts.append(f'<text x="{px(x):.1f}" y="{top + plot_h + 20}" font-size="15" text-anchor="middle" '
-                     f'fill="{MUTED}">{esc(text)}</text>')
+                     f'{paint(MUTED)}>{esc(text)}</text>')
     if x_label or y_label:
         label = ", ".join(s for s in (f"{y_label} (log)" if y_label else "", f"{x_label} (log)" if x_label else "") if s)
-        parts.append(f'<text x="{left}" y="{height - 6}" font-size="14" fill="{MUTED}">{esc(label)}</text>')
+        parts.append(f'<text x="{left}" y="{height - 6}" font-size="14" {paint(MUTED)}>{esc(label)}</text>')
     if current is not None:
         x = px(current)
-        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" stroke="{INK}" '
+        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" {paint(stroke=INK)} '
                      'stroke-dasharray="5,4" stroke-width="1.5"/>')
-    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="{INK}" stroke-width="1.5"/>')
+    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" {paint(stroke=INK)} stroke-width="1.5"/>')
     parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
-                 f'stroke="{INK}" stroke-width="1.5"/>')
+                 f'{paint(stroke=INK)} stroke-width="1.5"/>')
     legend_x = left
     for i, (name, points) in enumerate(series.items()):
         colour = PALETTE[i % len(PALETTE)]
         pts = sorted((x, v) for x, v in points.items() if v and v > 0)
         if len(pts) > 1:
             path = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v in pts)
-            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="3"/>')
+            parts.append(f'<polyline points="{path}" {paint("none", colour)} stroke-width="3"/>')
         for x, v in pts:
             r = 7 if x == current else 4.5
-            parts.append(f'<circle cx="{px(x):.1f}" cy="{py(v):.1f}" r="{r}" fill="{colour}"/>')
-        parts.append(f'<rect x="{legend_x}" y="6" width="14" height="14" fill="{colour}"/>')
-        parts.append(f'<text x="{legend_x + 20}" y="18" font-size="16" fill="{INK}">{esc(name)}</text>')
+            parts.append(f'<circle cx="{px(x):.1f}" cy="{py(v):.1f}" r="{r}" {paint(colour)}/>')
+        parts.append(f'<rect x="{legend_x}" y="6" width="14" height="14" {paint(colour)}/>')
+        parts.append(f'<text x="{legend_x + 20}" y="18" font-size="16" {paint(INK)}>{esc(name)}</text>')
         legend_x += 44 + 10 * len(name)
     parts.append("</svg>")
     return "".join(parts)
