@@ -27,7 +27,7 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf check present present-stop rehearse preview test bench clean setup extension help lock FORCE
+.PHONY: all slides pdf article check present present-stop rehearse preview test bench clean setup extension help lock FORCE
 
 all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
@@ -85,11 +85,14 @@ setup: $(PY_STAMP) $(NPM_STAMP) $(LIVE_BUILT) ## install Python and front-end de
 
 extension: $(LIVE_BUILT)
 
-slides: setup ## convert + execute + export HTML: build/notebooks/NAME.ipynb, build/html/NAME.html
-	$(PY) -m jaxdeck build $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
+slides: setup ## convert + execute + export HTML: build/notebooks/NAME.ipynb, build/html/NAME.html [SINGLE=1: and build/single/NAME.html]
+	$(PY) -m jaxdeck build $(if $(SINGLE),--self-contained,) $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
 
 pdf: setup ## slides PDF and handout PDF: build/pdf/NAME.pdf, build/pdf/NAME-handout.pdf
 	$(PY) -m jaxdeck pdf $(DECKS)
+
+article: setup ## the talk as a readable page, notes as prose: build/article/NAME.html [DECK=NAME] [PDF=1: and NAME.pdf]
+	$(PY) -m jaxdeck build --article $(if $(PDF),--pdf,) $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
 
 check: setup ## lint decks in a real browser: overflow, missing notes, slow cells, images
 	$(PY) -m jaxdeck check $(DECKS)

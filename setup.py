@@ -3,7 +3,7 @@
 Everything else lives in pyproject.toml. In the repository the code reads ``themes/`` and
 ``node_modules/`` where they are (an editable install copies nothing); a built wheel gets
 copies of them inside the package, as ``jaxdeck/themes/`` and ``jaxdeck/npm/PACKAGE/...``
-(only the reveal.js and KaTeX files listed in ``NPM_FILES`` in jaxdeck/html/assets.py, from
+(only the reveal.js, its presenting tools' and KaTeX files listed in ``NPM_FILES`` in jaxdeck/html/assets.py, from
 the node_modules/ that ``npm ci`` installs as pinned by package-lock.json), so an installed
 jaxdeck builds decks offline in any folder. An sdist carries the same files, so a wheel
 built from it needs no npm either. The live slideshow's extension goes in as package data

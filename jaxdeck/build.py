@@ -25,7 +25,7 @@ from pathlib import Path
 
 from jaxdeck import atomic, stamps, trust
 from jaxdeck.atomic import write_text
-from jaxdeck.decks import BUILD, Outputs
+from jaxdeck.decks import ARTICLE_PDF, BUILD, Outputs
 from jaxdeck.progress import Progress
 from jaxdeck.records import OPTIONS_KEY, BuildRecord
 
@@ -57,10 +57,12 @@ class Built(Outputs):
     warnings: tuple[str, ...] = ()
 
 
-def summary(executed: int | None, html: bool, pdfs) -> str:
-    """The report's words: ``up to date``, ``HTML``, ``HTML + PDF``, ``executed k cells, HTML + PDF``."""
+def summary(executed: int | None, html: bool, pdfs, single: bool = False, article: bool = False) -> str:
+    """The report's words: ``up to date``, ``HTML``, ``HTML + PDF``, ``executed k cells, HTML + PDF``
+    (``+ single file`` when the self-contained file was made, ``+ article`` when the article was)."""
     parts = [f"executed {executed} cell{'' if executed == 1 else 's'}"] if executed else []
-    made = " + ".join(name for name, on in (("HTML", html), ("PDF", bool(pdfs))) if on)
+    made = " + ".join(name for name, on in (("HTML", html), ("single file", single), ("article", article),
+                                             ("PDF", bool(pdfs))) if on)
     if made:
         parts.append(made)
     return ", ".join(parts) or "up to date"
@@ -109,7 +111,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
             trust.sign(executed)
         stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": sources.execution(deck, frozen)},
                     machine=sources.machine)
-    if executed is None and (plan.html or plan.pdfs):
+    if executed is None and (plan.html or plan.pdfs or plan.article):
         executed = nbformat.read(outputs.notebook, as_version=4)
     if plan.html:
         from jaxdeck.html.export import export_html, fit_record, local_images
@@ -120,6 +122,24 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         notebook = stamps.load(outputs.notebook)
         stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, local_images(executed)),
                     fit=fit_record(executed, outputs.html))
+    if plan.single:
+        from jaxdeck.html.single import write_single
+
+        if shown:
+            shown.stage(name, "single file")
+        made = write_single(outputs.html, outputs.single, deck)
+        html = stamps.load(outputs.html)
+        if html is not None:
+            stamps.save(outputs.single, sources.single_inputs(html, outputs.html.parent, made.files))
+    if plan.article:
+        from jaxdeck.article.export import export_article
+        from jaxdeck.html.export import local_images
+
+        if shown:
+            shown.stage(name, "article")
+        export_article(executed, deck, outputs.article)
+        notebook = stamps.load(outputs.notebook)
+        stamps.save(outputs.article, sources.article_inputs(notebook and notebook["sha256"], deck, local_images(executed)))
     t_html = time.perf_counter()
     printed = None
     if plan.pdfs and printer is not None:
@@ -128,12 +148,17 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         printed = printer.print_pdfs(executed, outputs.html, outputs, parts=plan.pdfs)
         html = stamps.load(outputs.html)
         for kind in plan.pdfs:
-            if html is not None:
+            if kind == ARTICLE_PDF:
+                article = stamps.load(outputs.article)
+                if article is not None:
+                    stamps.save(outputs.article_pdf, sources.article_pdf_inputs(article))
+            elif html is not None:
                 stamps.save(getattr(outputs, kind), sources.pdf_inputs(kind, html, deck))
     t_pdf = time.perf_counter()
     seconds = StageSeconds(t_convert - clock, t_execute - t_convert, t_html - t_execute,
                            t_pdf - t_html if printer is not None and plan.pdfs else None)
-    return Built(deck, root, summary(record.cells_executed, plan.html, plan.pdfs if printed is not None else ()),
+    return Built(deck, root, summary(record.cells_executed, plan.html, plan.pdfs if printed is not None else (),
+                                     plan.single, plan.article),
                  seconds=seconds, cache=record.cache, cells_executed=record.cells_executed, printed=printed,
                  warnings=tuple(record.warnings or ()))
 
@@ -183,14 +208,16 @@ JOB_MEMORY = 3 * 2**30
 def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
           frozen: str | Path | None = None, pdf: bool = False, force: bool = False, reprint: bool = False,
           execution: bool = True, report=None, jobs: int | None = None, strict: bool = False,
-          allow_errors: bool = False) -> list[Built]:
+          allow_errors: bool = False, single: bool = False, article: bool = False) -> list[Built]:
     """Build every deck's out-of-date artefacts, ``jobs`` decks at a time (default :func:`default_jobs`).
 
     ``pdf=True`` prints the PDFs as well, in one browser that starts while the first decks run
     and prints for all of them; ``force=True`` rebuilds every artefact (execution still goes
     through the cache), ``reprint=True`` the PDFs; ``execution=False`` keeps executed notebooks
     whose deck is unchanged, wherever their outputs came from (see :func:`jaxdeck.stamps.plan`).
-    ``strict=True`` makes the reader's warnings errors (:func:`jaxdeck.read.deck_to_notebook`).
+    ``single=True`` (``--self-contained``) also makes ``single/NAME.html``, the deck in one file
+    (:mod:`jaxdeck.html.single`); ``article=True`` (``--article``) ``article/NAME.html``, the talk as a
+    readable page (:mod:`jaxdeck.article`), and with ``pdf`` its PDF. ``strict=True`` makes the reader's warnings errors (:func:`jaxdeck.read.deck_to_notebook`).
     ``report(built)`` is called for each deck in the order given, as soon as it and every deck
     before it are done; decks that are up to date show no progress.
 
@@ -202,11 +229,11 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     deck order is raised.
     """
     # a build folder that cannot be written fails here, not after the kernels ran
-    atomic.check_writable(root, ("notebooks", "html", "pdf", "cache"))
+    atomic.check_writable(root, ("notebooks", "html", "pdf", "cache", "single", "article"))
     atomic.sweep(root)  # what an interrupted earlier build was writing
     sources = stamps.Sources(root)
     plans = [stamps.plan(deck, Outputs(deck, root), sources, pdf=pdf, force=force, reprint=reprint, rerun=not cache,
-                         frozen=frozen, execution=execution) for deck in decks]
+                         frozen=frozen, execution=execution, single=single, article=article) for deck in decks]
     todo = [p for p in plans if not p.fresh]
     if jobs is None:
         from jaxdeck.execute.fingerprint import accelerator_nodes, known_environment
@@ -235,6 +262,8 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
         from jaxdeck.html.export import export_html, warm_up_exporter  # noqa: F401
 
         warm_up_exporter()
+    if any(p.article for p in todo):
+        import jaxdeck.article.export  # noqa: F401  (here, before the decks' threads import it)
     shares: queue.Queue = queue.Queue()
     for share in cpu_shares(jobs):
         shares.put(share)

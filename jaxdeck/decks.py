@@ -10,12 +10,15 @@ from jaxdeck.errors import DeckError, display_path
 SLIDES = Path("slides")
 BUILD = Path("build")
 NOT_DECKS = {"README.md"}
+#: the article's PDF, by the name of its ``Outputs`` attribute (printed with the deck's PDFs)
+ARTICLE_PDF = "article_pdf"
 
 
 @dataclass(frozen=True)
 class Outputs:
     """Where each artefact of one deck goes under a build folder: ``notebooks/NAME.ipynb``,
-    ``html/NAME.html``, ``pdf/NAME.pdf`` and ``pdf/NAME-handout.pdf``."""
+    ``html/NAME.html``, ``pdf/NAME.pdf``, ``pdf/NAME-handout.pdf``, ``single/NAME.html``,
+    ``article/NAME.html`` and ``article/NAME.pdf``."""
 
     deck: Path
     root: Path = BUILD
@@ -39,6 +42,21 @@ class Outputs:
     @property
     def handout(self) -> Path:
         return self.root / "pdf" / f"{self.name}-handout.pdf"
+
+    @property
+    def single(self) -> Path:
+        """The self-contained deck (``--self-contained``): one HTML file with every asset inlined."""
+        return self.root / "single" / f"{self.name}.html"
+
+    @property
+    def article(self) -> Path:
+        """The talk as a readable page (``--article``): slides' content with the notes as prose."""
+        return self.root / "article" / f"{self.name}.html"
+
+    @property
+    def article_pdf(self) -> Path:
+        """The article printed to A4 (``--article --pdf``)."""
+        return self.root / "article" / f"{self.name}.pdf"
 
 
 def find_decks(arguments: list[str] | None = None, slides: Path = SLIDES) -> list[Path]:

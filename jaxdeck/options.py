@@ -18,6 +18,8 @@ TYPES: dict[str, type | tuple[type, ...]] = {
     "theme": str, "transition": str, "width": int, "height": int,
     "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
     "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float), "strict": bool, "allow_errors": bool,
+    "footer": str, "logo": str,
+    "tools": bool, "chalkboard_in_pdf": bool,
 }
 
 
@@ -42,6 +44,10 @@ class DeckOptions:
     words_per_minute: int = 130        # the presenter's pace, for the rehearsal's clock
     strict: bool = False               # a warning (an image that cannot be fetched) stops the build
     allow_errors: bool = False         # a cell's error is shown and listed, not a failed build (a tutorial)
+    footer: str | None = None          # a line of text at the foot of every slide
+    logo: str | None = None            # a local image (under the deck's folder) in every slide's corner
+    tools: bool = True                 # reveal.js's search, zoom, menu and chalkboard on the slides
+    chalkboard_in_pdf: bool = False    # the chalkboard stays in reveal.js's print view (drawings printed)
 
     @classmethod
     def of(cls, metadata: Mapping[str, Any] | DeckOptions | None) -> DeckOptions:
@@ -67,11 +73,21 @@ class DeckOptions:
         return [str(v) for v in (self.subtitle, self.author, self.venue, self.date) if v]
 
     def reveal_config(self) -> dict:
-        """``Reveal.initialize`` options: 16:9 by default, slide numbers, no centring."""
-        return {
+        """``Reveal.initialize`` options: 16:9 by default, slide numbers, no centring; with the
+        presenting tools, a menu of the slides alone (no theme or transition pickers: the deck's
+        are fixed) and the chalkboard's settings."""
+        config = {
             "width": self.size[0], "height": self.size[1], "margin": 0.04, "hash": True,
             "controls": True, "progress": True, "center": False, "transition": self.transition,
             "slideNumber": self.slide_number, "pdfSeparateFragments": False,
         }
+        if self.tools:
+            # no button in the corner, where it would cover a slide's last output line: M or a
+            # click on the slide number opens the menu
+            config["menu"] = {"themes": False, "transitions": False, "numbers": True,
+                              "titleSelector": "h1, h2, h3", "useTextContentForMissingTitles": True,
+                              "openButton": False, "openSlideNumber": True}
+            config["chalkboard"] = {"theme": "chalkboard"}
+        return config
 
 

@@ -16,8 +16,24 @@ THEMES = PACKAGE / "themes" if (PACKAGE / "themes").is_dir() else ROOT / "themes
 NODE_MODULES = PACKAGE / "npm" if (PACKAGE / "npm").is_dir() else ROOT / "node_modules"
 
 #: our own themes (themes/jaxdeck/static/NAME.css); other names are reveal.js's built-in themes
-OWN_THEMES = ("projector",)
+OWN_THEMES = ("projector", "projector-dark")
 DEFAULT_THEME = "projector"
+#: an own theme that only changes another's --jd-* variables, and the theme it is loaded after
+THEME_BASES = {"projector-dark": "projector"}
+
+
+def is_theme_file(theme: str | None) -> bool:
+    """A deck's own theme: a CSS file beside the deck (``theme: talk.css``), loaded after projector.css."""
+    return bool(theme) and theme.lower().endswith(".css")
+
+
+def own_sheets(theme: str) -> list[str]:
+    """The stylesheets of themes/jaxdeck/static/ (NAME.css) that a theme loads, its base first
+    (a theme file loads projector's, then itself from the deck's folder)."""
+    if is_theme_file(theme):
+        return own_sheets(DEFAULT_THEME)
+    base = THEME_BASES.get(theme)
+    return (own_sheets(base) if base else []) + [theme]
 
 
 def known_themes() -> list[str]:

@@ -12,7 +12,12 @@ and the digests of what it was made from:
   live-only files, and the versions of the npm packages copied beside it), the exporter's
   code and versions, and the images the deck shows;
 - each PDF: the HTML's digest and its inputs, the print styles (for the handout also its
-  styles and template), the printer's code and the deck path the handout names.
+  styles and template), the printer's code and the deck path the handout names;
+- the self-contained file (``--self-contained``): the HTML's digest, the digest of every file
+  it inlined, the theme's files that serve run-time loads, and its code;
+- the article (``--article``): the executed notebook's digest, the look and the article's own
+  theme files, its code and the images it shows; its PDF: the article's digest and inputs and
+  the printer's code.
 
 Digests of contents, never modification times: the decision holds across processes, copies
 of ``build/`` and machines. An artefact is up to date when its file still has the recorded
@@ -36,7 +41,7 @@ from pathlib import Path
 from jaxdeck.execute import fingerprint
 from jaxdeck.html.assets import NODE_MODULES, NPM_FILES, THEMES
 from jaxdeck.atomic import write_text
-from jaxdeck.decks import Outputs
+from jaxdeck.decks import ARTICLE_PDF, Outputs
 
 SCHEMA = 1
 PACKAGE = Path(__file__).resolve().parent
@@ -58,6 +63,13 @@ CODE = {
     "pdf": ("pdf/export.py", "browser.py", "read/structure.py", "read/formats.py", "markers.py", "records.py",
             "options.py", "html/__init__.py", "html/assets.py", "html/fit_record.py", "html/markdown.py",
             "html/myst/syntax.py", "places.py"),
+    "single": ("html/single.py", "places.py"),
+    "article": ("article/export.py", "article/sections.py", "html/__init__.py",
+                "html/export.py", "html/layout.py", "html/assets.py", "html/markdown.py", "html/myst/__init__.py",
+                "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py", "html/myst/live.py",
+                "html/outputs.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
+                "html/fit_record.py", "html/fit_tall.py", "browser.py", "options.py", "read/structure.py",
+                "read/formats.py", "markers.py", "records.py", "places.py"),
 }
 #: where each stage's code starts; tests/test_stamps.py follows their imports and fails when a module
 #: they reach is neither in CODE nor in PLUMBING
@@ -65,6 +77,8 @@ ENTRIES = {
     "notebook": ("read/__init__.py", "execute/__init__.py", "execute/cache.py"),
     "html": ("html/export.py", "html/fit.py"),
     "pdf": ("pdf/export.py",),
+    "single": ("html/single.py",),
+    "article": ("article/export.py",),
 }
 #: modules the stages import that never change an artefact's bytes: errors, files, signals, the
 #: progress line; and the kernel's run, whose outputs are keyed by the execution cache's key instead
@@ -74,6 +88,8 @@ TOOLS = {
     "notebook": ("jupytext", "nbformat", "markdown-it-py"),
     "html": ("nbconvert", "markdown-it-py", "mdit-py-plugins", "pygments"),
     "pdf": ("playwright", "markdown-it-py", "mdit-py-plugins", "pygments"),
+    "single": ("tinycss2", "jinja2"),
+    "article": ("nbconvert", "markdown-it-py", "mdit-py-plugins", "pygments"),
 }
 
 #: files under themes/ that only the PDFs read (the rest is the look of every deck)
@@ -81,6 +97,11 @@ PRINT_FILES = {"pdf": ("jaxdeck/static/print.css",),
                "handout": ("jaxdeck/static/print.css", "jaxdeck/static/handout.css", "jaxdeck/handout.html.j2")}
 #: files under themes/ that only the live slideshow reads
 LIVE_FILES = ("jaxdeck/static/live.css",)
+#: files under themes/ that only the self-contained file reads
+SINGLE_FILES = ("jaxdeck/single/files.js", "jaxdeck/single/files.html.j2")
+#: files under themes/ that only the article reads, and only its PDF (the article also reads the deck's look)
+ARTICLE_FILES = ("jaxdeck/article.html.j2", "jaxdeck/static/article.css", "jaxdeck/static/article.js")
+ARTICLE_PRINT_FILES = ("jaxdeck/scripts/article-ready.js", "jaxdeck/handout.html.j2")
 
 #: the names jupytext looks for in a deck's folder and its parents (jupytext.config.JUPYTEXT_CONFIG_FILES)
 JUPYTEXT_CONFIG_FILES = ("jupytext", "jupytext.toml", "jupytext.yml", "jupytext.yaml", "jupytext.json",
@@ -155,11 +176,17 @@ class Sources:
 
     @cached_property
     def look(self) -> str:
-        skip = set(LIVE_FILES) | {f for files in PRINT_FILES.values() for f in files}
+        skip = (set(LIVE_FILES) | set(SINGLE_FILES) | set(ARTICLE_FILES) | set(ARTICLE_PRINT_FILES)
+                | {f for files in PRINT_FILES.values() for f in files})
         files = (p for p in sorted(self.themes.rglob("*")) if p.is_file())
         theme = {name: file_sha(p) for p in files if (name := p.relative_to(self.themes).as_posix()) not in skip}
         npm = {name: file_sha(self.node_modules / name / "package.json") for name in NPM_FILES}
         return fingerprint.digest({"theme": theme, "npm": npm})
+
+    @cached_property
+    def article_look(self) -> str:
+        """The deck's look (the article's template extends the deck's) and the article's own files."""
+        return fingerprint.digest({"look": self.look, "article": {f: file_sha(self.themes / f) for f in ARTICLE_FILES}})
 
     @cached_property
     def print_styles(self) -> dict[str, str]:
@@ -215,6 +242,21 @@ class Sources:
         return {"html": html["sha256"], "html_inputs": fingerprint.digest(html["inputs"]), "print": self.print_styles[kind],
                 "code": self.code["pdf"], "source": str(deck)}
 
+    def article_inputs(self, notebook_sha: str | None, deck: Path, images) -> dict:
+        return {"notebook": notebook_sha, "look": self.article_look, "code": self.code["article"],
+                "images": {image: file_sha(deck.parent / image) for image in sorted(set(images))}}
+
+    def article_pdf_inputs(self, article: dict) -> dict:
+        return {"article": article["sha256"], "article_inputs": fingerprint.digest(article["inputs"]),
+                "print": fingerprint.digest({f: file_sha(self.themes / f) for f in ARTICLE_PRINT_FILES}),
+                "code": self.code["pdf"]}
+
+    def single_inputs(self, html: dict, folder: Path, files) -> dict:
+        """The self-contained file's inputs: the HTML and every file (relative to ``folder``) it inlined."""
+        return {"html": html["sha256"], "code": self.code["single"],
+                "serve": fingerprint.digest({f: file_sha(self.themes / f) for f in SINGLE_FILES}),
+                "files": {name: file_sha(folder / name) for name in sorted(files or ())}}
+
     # is it up to date?
 
     def execution_holds(self, record: dict, artefact: Path, deck: Path, frozen: str | Path | None) -> bool:
@@ -232,6 +274,17 @@ class Sources:
         # name, an unrelated upgrade): the record learns the signature, so the next check is cheap
         write_text(record_path(artefact), json.dumps(dict(record, machine=self.machine), indent=1, sort_keys=True) + "\n")
         return True
+
+    def article_holds(self, article: dict | None, notebook: dict, deck: Path, outputs: Outputs) -> bool:
+        """Whether the article is made from this notebook, look and images, with its assets beside it."""
+        folder = outputs.article.parent
+        if article is None or not (folder / "assets" / "themes" / "article.js").is_file():
+            return False
+        images = article["inputs"].get("images") or {}
+        if any(sha is not None and folder.resolve() in (folder / image).resolve().parents
+               and not (folder / image).resolve().is_file() for image, sha in images.items()):
+            return False  # a picture copied beside the article is gone
+        return article["inputs"] == self.article_inputs(notebook["sha256"], deck, images)
 
     def html_holds(self, html: dict | None, notebook: dict, deck: Path, outputs: Outputs) -> bool:
         """Whether the HTML is made from this notebook, look and images, with its assets and image copies beside it."""
@@ -269,33 +322,64 @@ class Plan:
     notebook: bool = True
     html: bool = True
     pdfs: tuple[str, ...] = ()
+    single: bool = False
+    article: bool = False
 
     @property
     def fresh(self) -> bool:
-        return not (self.notebook or self.html or self.pdfs)
+        return not (self.notebook or self.html or self.pdfs or self.single or self.article)
 
 
 def plan(deck: Path, outputs: Outputs, sources: Sources, *, pdf: bool = False, force: bool = False,
-         reprint: bool = False, rerun: bool = False, frozen: str | Path | None = None, execution: bool = True) -> Plan:
+         reprint: bool = False, rerun: bool = False, frozen: str | Path | None = None, execution: bool = True,
+         single: bool = False, article: bool = False) -> Plan:
     """What to rebuild of ``deck``: each artefact whose record is missing or whose inputs changed.
 
+    ``single`` asks for the self-contained file too (``--self-contained``), ``article`` the article
+    (``--article``; with ``pdf`` its PDF too, planned in ``pdfs`` as :data:`ARTICLE_PDF`).
     ``force`` rebuilds all, ``reprint`` the PDFs; ``rerun`` (``--no-cache``) always executes;
     ``execution=False`` judges the executed notebook by the deck alone, not by where its outputs
     came from (``jaxdeck pdf`` and ``check`` keep outputs taken with ``--frozen``).
     """
     pdfs = PDFS if pdf else ()
+    everything = pdfs + ((ARTICLE_PDF,) if article and pdf else ())
     if force or rerun:
-        return Plan(deck, outputs, True, True, pdfs)
+        return Plan(deck, outputs, True, True, everything, single, article)
     notebook = load(outputs.notebook)
     if (notebook is None or {k: v for k, v in notebook["inputs"].items() if k != "execution"} != sources.notebook_inputs(deck)
             or (execution and not sources.execution_holds(notebook, outputs.notebook, deck, frozen))):
-        return Plan(deck, outputs, True, True, pdfs)
+        return Plan(deck, outputs, True, True, everything, single, article)
+    made_article, article_pdf = article_plan(sources, notebook, deck, outputs, pdf=pdf, reprint=reprint) if article \
+        else (False, ())
     html = load(outputs.html)
     if not sources.html_holds(html, notebook, deck, outputs) or unfitted_but_fittable(html):
-        return Plan(deck, outputs, False, True, pdfs)
+        return Plan(deck, outputs, False, True, pdfs + article_pdf, single, made_article)
     stale = []
     for kind in pdfs:
         record = load(getattr(outputs, kind))
         if reprint or record is None or record["inputs"] != sources.pdf_inputs(kind, html, deck):
             stale.append(kind)
-    return Plan(deck, outputs, False, False, tuple(stale))
+    return Plan(deck, outputs, False, False, tuple(stale) + article_pdf, single and not single_holds(sources, html, outputs),
+                made_article)
+
+
+def article_plan(sources: Sources, notebook: dict, deck: Path, outputs: Outputs, *, pdf: bool,
+                 reprint: bool) -> tuple[bool, tuple[str, ...]]:
+    """Whether the article is out of date, and its PDF (``(ARTICLE_PDF,)`` or ``()``, asked for with ``pdf``)."""
+    article = load(outputs.article)
+    if not sources.article_holds(article, notebook, deck, outputs):
+        return True, (ARTICLE_PDF,) if pdf else ()
+    if not pdf:
+        return False, ()
+    printed = load(outputs.article_pdf)
+    stale = reprint or printed is None or printed["inputs"] != sources.article_pdf_inputs(article)
+    return False, (ARTICLE_PDF,) if stale else ()
+
+
+def single_holds(sources: Sources, html: dict, outputs: Outputs) -> bool:
+    """Whether the self-contained file was made from this HTML and the files beside it as they are now."""
+    record = load(outputs.single)
+    if record is None:
+        return False
+    files = record["inputs"].get("files")
+    return isinstance(files, dict) and record["inputs"] == sources.single_inputs(html, outputs.html.parent, files)

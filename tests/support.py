@@ -180,3 +180,28 @@ def evaluate_live(browser, server: dict, deck_name: str, script: str):
         return page.evaluate(script)
     finally:
         page.close()
+
+
+def luminance(rgb) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (0-255 channels)."""
+    def channel(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def with_theme(text: str, theme: str) -> str:
+    """A deck's text with ``theme:`` added to its header where jupytext writes it (keys in alphabetical order)."""
+    header, body = text.split("\n---\n", 1)
+    lines = header.split("\n")
+    keys = [i for i, line in enumerate(lines) if re.match(r"    [a-z_]+:", line)]
+    at = next((i for i in keys if lines[i].strip().split(":")[0] > "theme"), keys[-1] + 1)
+    lines.insert(at, f"    theme: {theme}")
+    return "\n".join(lines) + "\n---\n" + body

@@ -68,8 +68,10 @@ def test_look_is_the_theme_and_front_end_and_print_styles_are_apart(tmp_path):
 
 
 def test_front_end_versions_are_part_of_the_look(tmp_path):
+    from jaxdeck.html.assets import NPM_FILES
+
     modules = tmp_path / "node_modules"
-    for name in ("reveal.js", "katex"):
+    for name in NPM_FILES:  # every front-end package a deck copies beside its page
         (modules / name).mkdir(parents=True)
         shutil.copy(NODE_MODULES / name / "package.json", modules / name / "package.json")
     sources = stamps.Sources(tmp_path, node_modules=modules)

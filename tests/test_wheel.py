@@ -94,9 +94,16 @@ def test_the_wheel_carries_the_theme_and_the_front_end(installed):
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in ("jaxdeck/themes/jaxdeck/index.html.j2", "jaxdeck/themes/jaxdeck/handout.html.j2",
                  "jaxdeck/themes/jaxdeck/static/projector.css", "jaxdeck/themes/jaxdeck/static/print.css",
+                 "jaxdeck/themes/jaxdeck/static/projector-dark.css",
+                 "jaxdeck/themes/jaxdeck/single/files.js", "jaxdeck/themes/jaxdeck/single/files.html.j2",
                  "jaxdeck/npm/reveal.js/dist/reveal.js", "jaxdeck/npm/reveal.js/dist/theme/white.css",
                  "jaxdeck/npm/reveal.js/package.json", "jaxdeck/npm/katex/dist/katex.min.js",
                  "jaxdeck/npm/katex/dist/contrib/auto-render.min.js", "jaxdeck/npm/katex/LICENSE",
+                 "jaxdeck/npm/reveal.js/dist/plugin/search.js", "jaxdeck/npm/reveal.js/dist/plugin/zoom.js",
+                 "jaxdeck/npm/reveal.js-menu/menu.js", "jaxdeck/npm/reveal.js-menu/font-awesome/css/all.css",
+                 "jaxdeck/npm/reveal.js-menu/font-awesome/webfonts/fa-solid-900.woff2",
+                 "jaxdeck/npm/reveal.js-plugins/chalkboard/plugin.js",
+                 "jaxdeck/npm/reveal.js-plugins/chalkboard/img/blackboard.png",
                  "jaxdeck/live/labextensions/jaxdeck-live/package.json", "jaxdeck/preview/reload.js",
                  "jaxdeck/preview/waiting.html", "demos/__init__.py"):
         assert name in names, name
@@ -140,7 +147,8 @@ def test_the_installed_jaxdeck_builds_a_deck_in_any_folder(installed, tmp_path):
     assert (folder / "build" / "notebooks" / "talk.ipynb").is_file()
     assert "wheel-ok 42" in html.read_text(encoding="utf-8")
     for asset in ("reveal.js/dist/reveal.js", "reveal.js/dist/reveal.css", "reveal.js/dist/plugin/notes.js",
-                  "katex/dist/katex.min.js", "katex/dist/fonts", "themes/projector.css"):
+                  "katex/dist/katex.min.js", "katex/dist/fonts", "themes/projector.css", "themes/projector-dark.css",
+                  "reveal.js-menu/menu.js", "reveal.js-plugins/chalkboard/img"):
         assert (html.parent / "assets" / asset).exists(), asset
 
 

@@ -1,4 +1,6 @@
-"""`jaxdeck build`: decks -> build/notebooks/NAME.ipynb (executed) and build/html/NAME.html (+ PDFs with --pdf).
+"""`jaxdeck build`: decks -> build/notebooks/NAME.ipynb (executed) and build/html/NAME.html (+ PDFs with --pdf,
++ build/single/NAME.html, the deck in one file, with --self-contained; + build/article/NAME.html, the talk as a
+readable page, with --article, and build/article/NAME.pdf with --article --pdf).
 
 Only what is out of date is made: each artefact keeps a record of what it was made from
 (jaxdeck.stamps), and one line per deck says what was done (`up to date`, `HTML`,
@@ -33,6 +35,12 @@ def add_arguments(command) -> None:
                               "code cells must match")
     command.add_argument("--pdf", action="store_true",
                          help="print build/pdf/NAME.pdf and NAME-handout.pdf too (the browser starts while decks run)")
+    command.add_argument("--self-contained", dest="single", action="store_true",
+                         help="write build/single/NAME.html too: the deck in one HTML file, every asset inlined, "
+                              "that presents offline from a folder of its own")
+    command.add_argument("--article", action="store_true",
+                         help="write build/article/NAME.html too: the talk as a readable page, each slide's content "
+                              "with its notes as prose beneath it (with --pdf also build/article/NAME.pdf)")
     command.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                          help="build N decks at once (default: one per core, as many as memory allows)")
     command.add_argument("--strict", action="store_true",
@@ -76,7 +84,7 @@ def build_decks(decks: list[Path], root: Path, *, pdf: bool = False, **options):
         except DeckError as missing:
             reprint = options.pop("reprint", False)
             built = build(decks, root, pdf=False, **options)
-            if reprint or options.get("force") or _pdfs_wanted(decks, root):
+            if reprint or options.get("force") or _pdfs_wanted(decks, root, options.get("article", False)):
                 reason = missing.message.split(" (needed")[0]
                 raise DeckError(None, None, f"{reason}, so no PDFs were printed (notebooks and HTML are built)",
                                 missing.hint) from None
@@ -84,12 +92,13 @@ def build_decks(decks: list[Path], root: Path, *, pdf: bool = False, **options):
     return build(decks, root, pdf=pdf, **options)
 
 
-def _pdfs_wanted(decks: list[Path], root: Path) -> bool:
-    """Whether any deck's PDFs are missing or out of date."""
+def _pdfs_wanted(decks: list[Path], root: Path, article: bool = False) -> bool:
+    """Whether any deck's PDFs (with ``article``, its article's too) are missing or out of date."""
     from jaxdeck import stamps
 
     sources = stamps.Sources(root)
-    return any(stamps.plan(deck, Outputs(deck, root), sources, pdf=True, execution=False).pdfs for deck in decks)
+    return any(stamps.plan(deck, Outputs(deck, root), sources, pdf=True, execution=False, article=article).pdfs
+               for deck in decks)
 
 
 def run(args) -> int:
@@ -97,7 +106,8 @@ def run(args) -> int:
     if args.strict:  # a deck built earlier, with warnings, is not rebuilt: it fails all the same
         args.force = args.force or bool(warned(decks, args.out))
     build_decks(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
-                force=args.force, report=report, jobs=args.jobs, strict=args.strict, allow_errors=args.allow_errors)
+                force=args.force, report=report, jobs=args.jobs, strict=args.strict, allow_errors=args.allow_errors,
+                single=args.single, article=args.article)
     return 0
 
 

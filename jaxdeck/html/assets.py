@@ -1,4 +1,4 @@
-"""Front-end files (reveal.js, KaTeX, our themes) copied next to exported decks.
+"""Front-end files (reveal.js and its presenting tools, KaTeX, our themes) copied next to exported decks.
 
 They come from the npm packages pinned in package-lock.json (installed into
 node_modules/ by `make`) and from themes/; nothing is fetched at presentation time.
@@ -13,17 +13,29 @@ from pathlib import Path
 
 from jaxdeck.atomic import copy_file
 from jaxdeck.errors import DeckError
-from jaxdeck.places import DEFAULT_THEME, NODE_MODULES, OWN_THEMES, PACKAGE, ROOT, THEMES, known_themes  # noqa: F401
+from jaxdeck.places import DEFAULT_THEME, NODE_MODULES, OWN_THEMES, PACKAGE, ROOT, THEMES, is_theme_file, known_themes, own_sheets  # noqa: F401
 
-#: (package, files or folders inside it) that a deck loads
+#: (package, files or folders inside it) that a deck loads: reveal.js, its plugins and KaTeX. The
+#: presenting tools (a deck's ``tools`` option): search and zoom come with reveal.js; the menu loads
+#: its stylesheet and Font Awesome from beside its script (only the web fonts browsers ask for), the
+#: chalkboard its pictures (pens' cursors, the board) from beside its own
 NPM_FILES = {
     "reveal.js": ["dist/reset.css", "dist/reveal.css", "dist/reveal.js", "dist/plugin/notes.js",
-                  "dist/plugin/highlight.js", "dist/plugin/highlight/monokai.css", "dist/theme", "LICENSE"],
+                  "dist/plugin/highlight.js", "dist/plugin/highlight/monokai.css", "dist/theme",
+                  "dist/plugin/search.js", "dist/plugin/zoom.js", "LICENSE"],
     "katex": ["dist/katex.min.js", "dist/katex.min.css", "dist/contrib/auto-render.min.js", "dist/fonts", "LICENSE"],
+    "reveal.js-menu": ["menu.js", "menu.css", "font-awesome/css/all.css", "font-awesome/webfonts/fa-solid-900.woff2",
+                       "font-awesome/webfonts/fa-solid-900.woff", "font-awesome/webfonts/fa-regular-400.woff2",
+                       "font-awesome/webfonts/fa-regular-400.woff", "font-awesome/LICENSE.txt", "LICENSE"],
+    "reveal.js-plugins": ["chalkboard/plugin.js", "chalkboard/style.css", "chalkboard/img", "LICENSE"],
 }
 
 #: stylesheets every deck links besides its theme (themes/jaxdeck/static/NAME.css -> assets/themes/)
-SHEETS = ("myst", "fit")
+SHEETS = ("myst", "fit", "spellings")
+
+#: what the article (jaxdeck.article) loads: KaTeX, and its files of themes/jaxdeck/static/ (-> assets/themes/)
+ARTICLE_NPM = {"katex": NPM_FILES["katex"]}
+ARTICLE_FILES = ("myst.css", "article.css", "article.js")
 
 
 def npm_root() -> Path:
@@ -36,8 +48,10 @@ def npm_root() -> Path:
 def theme_sheets(theme: str | None, assets: str = "assets") -> list[str]:
     """Stylesheet URLs (relative to the HTML) for a theme named in a deck header."""
     theme = theme or DEFAULT_THEME
+    if is_theme_file(theme):  # the deck's own file, copied beside the page as its images are
+        return [f"{assets}/themes/{name}.css" for name in own_sheets(theme)] + [theme]
     if theme in OWN_THEMES:
-        return [f"{assets}/themes/{theme}.css"]
+        return [f"{assets}/themes/{name}.css" for name in own_sheets(theme)]
     if (npm_root() / "reveal.js" / "dist" / "theme" / f"{theme}.css").is_file():
         return [f"{assets}/reveal.js/dist/theme/{theme}.css"]
     raise DeckError(None, None, f"unknown theme '{theme}'", f"use one of: {', '.join(known_themes())}")
@@ -63,4 +77,16 @@ def install_assets(html_dir: Path) -> Path:
             _copy(root / package / entry, target / package / entry)
     for theme in OWN_THEMES + SHEETS:
         _copy(THEMES / "jaxdeck" / "static" / f"{theme}.css", target / "themes" / f"{theme}.css")
+    return target
+
+
+def install_article_assets(folder: Path) -> Path:
+    """Copy what the article loads into ``folder/assets`` (only files that changed): no reveal.js."""
+    root = npm_root()
+    target = folder / "assets"
+    for package, entries in ARTICLE_NPM.items():
+        for entry in entries:
+            _copy(root / package / entry, target / package / entry)
+    for name in ARTICLE_FILES:
+        _copy(THEMES / "jaxdeck" / "static" / name, target / "themes" / name)
     return target

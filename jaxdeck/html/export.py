@@ -25,10 +25,10 @@ import nbformat
 from nbconvert import HTMLExporter
 
 from jaxdeck.html import markdown
-from jaxdeck.html.assets import THEMES, install_assets, theme_sheets
+from jaxdeck.html.assets import THEMES, install_assets, is_theme_file, theme_sheets
 from jaxdeck.atomic import write_text
 from jaxdeck.errors import DeckError
-from jaxdeck.html.layout import PREPROCESSORS, REMOTE_IMAGES
+from jaxdeck.html.layout import PREPROCESSORS, REMOTE_IMAGES, slide_images
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import BuildRecord, cell_info
 
@@ -61,10 +61,15 @@ def exporter() -> HTMLExporter:
 
 
 def deck_resources(options: DeckOptions, title: str, provenance: dict | None = None) -> dict:
-    """What the template reads besides the notebook: title, asset folder, theme, reveal.js options, title slide."""
+    """What the template reads besides the notebook: title, asset folder, theme, reveal.js options,
+    title slide, the presenting tools."""
+    config = options.reveal_config()
+    if "chalkboard" in config:  # drawings kept in the tab while it lives: a reload (the preview's) keeps them
+        config["chalkboard"]["storage"] = f"jaxdeck-chalkboard:{title}"
     return {"jaxdeck": {"title": title, "assets": "assets", "theme_css": theme_sheets(options.theme),
-                        "config": options.reveal_config(), "byline": options.byline(),
-                        "provenance": provenance or {}}}
+                        "footer": options.footer, "logo": options.logo,
+                        "config": config, "byline": options.byline(), "provenance": provenance or {},
+                        "tools": options.tools, "chalkboard_in_pdf": options.chalkboard_in_pdf}}
 
 
 def warm_up_exporter() -> threading.Thread:
@@ -89,11 +94,15 @@ def to_html(nb: nbformat.NotebookNode, title: str | None = None) -> str:
 
 
 def local_images(nb: nbformat.NotebookNode) -> list[str]:
-    """Relative image paths the deck's markdown shows (they are copied beside the HTML)."""
-    found = []
+    """Relative image paths the deck shows (they are copied beside the HTML): its markdown's
+    images, its slides' background images and the header's logo; and a theme file (``theme: NAME.css``)."""
+    logo, theme = DeckOptions.of(nb).logo, DeckOptions.of(nb).theme
+    found = [logo] if logo and "://" not in logo else []
+    found += [theme] if is_theme_file(theme) else []
     for cell in nb.cells:
         if cell.cell_type != "markdown":
             continue
+        found += [src for src in slide_images(cell) if "://" not in src and not src.startswith(("data:", "/"))]
         for token in markdown.PARSER.parse(cell.source):
             for child in token.children or []:
                 src = str(child.attrs.get("src", "")) if child.type == "image" else ""
@@ -109,6 +118,21 @@ def remote_copies(nb: nbformat.NotebookNode) -> dict[str, Path]:
         for local in filter(None, (cell_info(cell).get("images") or {}).values()):
             found[f"{REMOTE_IMAGES}/{Path(local).name}"] = Path(local)
     return found
+
+
+def copy_images(nb: nbformat.NotebookNode, deck: Path, folder: Path) -> None:
+    """Copy the pictures the deck shows into ``folder``, where its page looks for them: local ones
+    at their relative paths (those that stay inside ``folder``), remote ones' cached copies."""
+    for relative, source in remote_copies(nb).items():
+        if source.is_file():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, folder / relative)
+    for image in local_images(nb):
+        source = (deck.parent / image).resolve()
+        target = (folder / image).resolve()
+        if source.is_file() and folder.resolve() in target.parents:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
 
 
 def fit_record(nb: nbformat.NotebookNode, out: str | Path) -> dict | None:
@@ -172,16 +196,7 @@ def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, br
     deck, out = Path(deck), Path(out)
     title = DeckOptions.of(nb).title_for(deck)
     install_assets(out.parent)
-    for relative, source in remote_copies(nb).items():
-        if source.is_file():
-            (out.parent / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, out.parent / relative)
-    for image in local_images(nb):  # before the fit: it measures the slides with their pictures in
-        source = (deck.parent / image).resolve()
-        target = (out.parent / image).resolve()
-        if source.is_file() and out.parent.resolve() in target.parents:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+    copy_images(nb, deck, out.parent)  # before the fit: it measures the slides with their pictures in
     if fit:
         from jaxdeck.html.fit import cuts_of, write_cuts
         from jaxdeck.html.fit_tall import blocks_of

@@ -16,12 +16,15 @@ They run on nbconvert's own copy of the notebook, in this order:
 - :class:`GatherNotes` puts all the notes of a slide into its first notes cell (reveal.js
   reads only the first ``<aside class="notes">`` of a slide);
 - :class:`SlideNesting` says, per cell, which structures open before it and which close after
-  it, innermost first (see :data:`KINDS`).
+  it, innermost first (see :data:`KINDS`), and the slide attributes of its headings
+  (``## Title {.smaller background-color="#123"}``, :func:`section_of`) on the cell that opens
+  the slide, as ``section``.
 
 Each writes plain data into ``cell.metadata.jd`` (never markup): ``role`` (``"cell"``, ``"notes"``
 or ``"hidden"``), ``slide`` (its slide number), ``opens`` and ``closes`` (lists of kinds), and
-``title`` on the cell the title slide's byline follows, ``cell``, ``input``, ``output`` and
-``images`` as above. ``themes/jaxdeck/markup.html.j2`` turns
+``title`` on the cell the title slide's byline follows, ``section`` (``classes`` and reveal.js
+``data`` attributes of the slide's ``<section>``) on the cell that opens a slide, ``cell``,
+``input``, ``output`` and ``images`` as above. ``themes/jaxdeck/markup.html.j2`` turns
 that data into reveal.js markup; ``index.html.j2`` calls its macros around each cell.
 """
 
@@ -36,6 +39,7 @@ import jinja2
 import nbformat
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, Preprocessor
 
+from jaxdeck.html.markdown import heading_attributes
 from jaxdeck.html.outputs import SlideOutputs
 from jaxdeck.html.myst import cell_view
 from jaxdeck.options import DeckOptions
@@ -59,6 +63,10 @@ PART_SHOWN, PART_COLLAPSED, PART_REMOVED = "shown", "collapsed", "removed"
 #: where a remote image's cached copy goes, relative to the HTML
 REMOTE_IMAGES = "images/remote"
 
+#: slide attributes (``{key=value}`` on a slide's heading) that become reveal.js's ``data-KEY`` on its section
+SECTION_DATA = ("background-color", "background-image", "background-size", "background-position",
+                "background-repeat", "background-opacity", "background-gradient", "transition", "visibility")
+
 #: the template file (beside index.html.j2) whose macros write the markup
 MARKUP_TEMPLATE = "markup.html.j2"
 
@@ -66,6 +74,22 @@ MARKUP_TEMPLATE = "markup.html.j2"
 def _jd(cell) -> dict:
     return cell.metadata.setdefault("jd", {"role": SHOWN, "slide": cell_info(cell).get("slide", 1),
                                            "opens": [], "closes": []})
+
+
+def section_of(attributes: dict) -> dict:
+    """A heading's slide attributes as the data of its slide's ``<section>``: its classes
+    (``.smaller``, ``.scrollable``, ...) and reveal.js's ``data-*`` attributes (:data:`SECTION_DATA`)."""
+    classes = str(attributes.get("class", "")).split()
+    data = {key: str(value) for key, value in attributes.items() if key in SECTION_DATA}
+    return {"classes": classes, "data": data} if classes or data else {}
+
+
+def slide_images(cell) -> list[str]:
+    """The local images a markdown cell's headings give their slide as its background."""
+    if cell.cell_type != "markdown":
+        return []
+    found = heading_attributes(cell.source).get("background-image")
+    return [str(found)] if found else []
 
 
 def split_breaks(cell) -> list:
@@ -191,6 +215,7 @@ class SlideNesting(Preprocessor):
         stack: list[str] = []  # the structures open so far, outermost first
         previous: dict | None = None  # the data of the cell before: what closes goes after it
         first: dict | None = None  # the data of the cell that opens the first slide (the title's)
+        opener: dict | None = None  # the data of the cell that opened the current slide
 
         def close_to(depth: int) -> None:
             while len(stack) > depth:
@@ -217,10 +242,17 @@ class SlideNesting(Preprocessor):
                 close_to(0)
                 open_(STACK)
                 open_(VERTICAL)
-                first = first or jd
+                first, opener = first or jd, jd
             elif kind == SUBSLIDE:
                 close_through(VERTICAL)
                 open_(VERTICAL)
+                opener = jd
+            if cell.cell_type == "markdown" and jd["role"] == SHOWN and opener is not None:
+                section = section_of(heading_attributes(cell.source))
+                if section:
+                    held = opener.setdefault("section", {"classes": [], "data": {}})
+                    held["classes"] += [c for c in section["classes"] if c not in held["classes"]]
+                    held["data"].update(section["data"])
             if info.get("column_start"):
                 close_through(PAUSE)
                 close_through(COLUMN)
@@ -272,6 +304,11 @@ def _markup():
 def byline(options: dict) -> str:
     """Subtitle, author, venue and date under the title slide's heading (HTML)."""
     return str(_markup().byline(DeckOptions.of(options).byline()))
+
+
+def deck_marks(footer: str | None, logo: str | None) -> str:
+    """The deck's footer and logo (HTML; ``logo`` a URL from the page that shows them)."""
+    return str(_markup().deck_marks(footer, logo))
 
 
 def provenance_line(provenance: dict) -> str:

@@ -13,6 +13,14 @@ output is nbconvert's, so decks keep the HTML they had: dollar math stays ``$...
 ``<div class="highlight">`` (the classes the theme's CSS styles), table cells are indented,
 struck text is ``<del>`` and a raw HTML block is followed by a blank line. Headings carry no
 anchor links.
+
+Attributes, as Quarto's reveal.js decks write them, come from mdit-py-plugins' attrs plugins and
+change nothing where they are not written: ``[text]{.fragment .highlight-red}`` is a
+``<span>`` with those classes, a line ``{.fragment .fade-up}`` or ``{.incremental}`` alone before
+a block gives the block its attributes (an incremental list's items become fragments), and
+``## Title {.smaller background-color="#123"}`` gives the heading's slide its attributes
+(:func:`heading_attributes`; the layout puts them on the slide's ``<section>``), never shown in
+the heading. Text that only looks like attributes (``{.smaller`` with no brace) stays text.
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from collections.abc import Sequence
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
+from markdown_it.rules_core import StateCore
+from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
@@ -32,6 +42,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
+
+from jaxdeck.read.structure import trailing_attributes
 
 
 @functools.lru_cache(maxsize=64)
@@ -93,11 +105,88 @@ def _image(self: RendererHTML, tokens: Sequence[Token], idx: int, options, env) 
             f"{html.escape(alt or src)}</span>")
 
 
+#: where a heading's slide attributes are kept (``heading_open.meta``)
+SLIDE_ATTRS = "slide_attrs"
+#: the class of a list whose items step in one by one (Quarto's), and the one that keeps a list whole
+INCREMENTAL, NONINCREMENTAL = "incremental", "nonincremental"
+
+
+def _attached_lines(state: StateCore) -> None:
+    """A block's source lines include the attribute lines above it (auto-fit keeps them together)."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens[:-1]):
+        after = tokens[index + 1]
+        if token.type == "attrs_block" and after.nesting >= 0 and token.map and after.map:
+            after.map = [min(token.map[0], after.map[0]), after.map[1]]
+
+
+def _heading_attributes(state: StateCore) -> None:
+    """``## Title {.smaller}``: the attributes go to ``heading_open.meta`` and out of the heading's text."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens[:-1]):
+        inline = tokens[index + 1]
+        if token.type != "heading_open" or inline.type != "inline" or not inline.children:
+            continue
+        last = inline.children[-1]
+        found = trailing_attributes(last.content) if last.type == "text" else None
+        if found is None:
+            continue
+        last.content, attrs = found
+        token.meta[SLIDE_ATTRS] = {k: v for k, v in attrs.items() if not k.lower().startswith("on")}
+        whole = trailing_attributes(inline.content)
+        if whole is not None:
+            inline.content = whole[0]
+
+
+def _incremental(state: StateCore) -> None:
+    """A list with the ``incremental`` class: each of its own items is a fragment."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type not in ("bullet_list_open", "ordered_list_open"):
+            continue
+        if INCREMENTAL not in str(token.attrs.get("class", "")).split():
+            continue
+        depth = 0
+        for item in tokens[index + 1:]:
+            depth += item.nesting
+            if depth < 0:
+                break
+            if item.type == "list_item_open" and depth == 1:
+                classes = str(item.attrs.get("class", "")).split()
+                item.attrs["class"] = " ".join([*classes, "fragment"] if "fragment" not in classes else classes)
+
+
+def heading_attributes(text: str) -> dict:
+    """The slide attributes of the first heading of a cell's Markdown that has some (``{}`` if none)."""
+    for token in PARSER.parse(text):
+        if token.type == "heading_open" and token.meta.get(SLIDE_ATTRS):
+            return dict(token.meta[SLIDE_ATTRS])
+    return {}
+
+
+def uses_attributes(source: str) -> bool:
+    """Whether a cell's Markdown writes attributes (a span's, a block's or a heading's)."""
+    lines = source.split("\n")
+    for token in PARSER.parse(source):
+        if token.meta.get(SLIDE_ATTRS) or any(child.type == "span_open" for child in token.children or []):
+            return True
+        if token.attrs and token.map and lines[token.map[0]].lstrip().startswith("{"):
+            return True
+    return False
+
+
 def _make_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     md.use(tasklists_plugin).use(deflist_plugin)
     # `$5 and $10` is money, not math: a `$` next to a digit opens or closes nothing
     dollarmath_plugin(md, allow_digits=False, allow_space=True, double_inline=True)
+    # Quarto's spellings: [text]{.fragment} spans and {.incremental} lines before a block; attributes
+    # after other inline elements (a link, an image, code) are left as the text they were
+    attrs_plugin(md, spans=True, after=())
+    attrs_block_plugin(md)
+    md.core.ruler.before("attr", "attr_lines", _attached_lines)
+    md.core.ruler.after("inline", "heading_attrs", _heading_attributes)
+    md.core.ruler.push("incremental", _incremental)
     rules = {"fence": _fence, "math_inline": _math_inline, "math_inline_double": _math_inline,
              "math_block": _math_display, "math_block_label": _math_display, "html_block": _html_block,
              "th_open": _cell_open, "td_open": _cell_open, "image": _image,

@@ -41,16 +41,17 @@ from jupytext import TextFileContentsManager
 from tornado.web import HTTPError
 from traitlets import Unicode, default
 
-from jaxdeck.html.assets import DEFAULT_THEME, OWN_THEMES, THEMES
+from jaxdeck.html.assets import DEFAULT_THEME, OWN_THEMES, THEMES, is_theme_file, own_sheets
 from jaxdeck import trust
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.decks import NOT_DECKS, Outputs
 from jaxdeck.errors import DeckError
-from jaxdeck.html.layout import byline, provenance_line, static_outputs
+from jaxdeck.html.layout import byline, deck_marks, provenance_line, static_outputs
 from jaxdeck.html.fit_record import read_blocks, read_cuts
 from jaxdeck.live import stash
 from jaxdeck.live.pieces import cut_view, join_view
 from jaxdeck.live.myst_view import restore_myst, restore_tags, show_myst, show_tags
+from jaxdeck.live.spellings_view import page_url, restore_spellings, show_spellings
 from jaxdeck.read.source import write_back
 from jaxdeck import markers
 from jaxdeck.read.structure import NOTES
@@ -94,12 +95,13 @@ def hide_markers(nb: nbformat.NotebookNode) -> None:
 LIVE_KEY = "jaxdeck_live"
 
 
-def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None) -> None:
+def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None, deck: str = "") -> None:
     """What RISE needs to look like the static deck, from the deck's options and the last build.
 
     reveal.js geometry and behaviour go into ``metadata.rise`` for the keys the deck does not
     set itself (recorded, so that :func:`drop_live_view` takes exactly them out on save); the
-    title slide's byline and provenance markup go into ``metadata.jaxdeck_live``.
+    title slide's byline and provenance markup go into ``metadata.jaxdeck_live``. The header's footer
+    and logo are RISE's ``footer`` (its overlay over every slide), the static deck's markup.
     """
     options = DeckOptions.of(nb)
     config = options.reveal_config()
@@ -107,9 +109,14 @@ def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None) ->
                 "minScale": 0.2, "maxScale": 2.0,  # reveal.js's own; RISE never shrinks a slide otherwise
                 "center": config["center"], "transition": config["transition"],
                 "slideNumber": config["slideNumber"], "controls": True, "progress": True,
-                "scroll": True, "help": True, "auto_select": "code", "start_slideshow_at": "beginning"}
+                "scroll": True, "help": True, "auto_select": "code", "start_slideshow_at": "beginning",
+                # RISE's own chalkboard; search, zoom and the menu come from the extension (tools.ts)
+                "enable_chalkboard": options.tools}
+    if options.footer or options.logo:
+        logo = page_url(deck, options.logo) if options.logo and "://" not in options.logo else options.logo
+        defaults["footer"] = deck_marks(options.footer, logo)
     theme = options.theme or DEFAULT_THEME
-    if theme not in OWN_THEMES:
+    if theme not in OWN_THEMES and not is_theme_file(theme):
         defaults["theme"] = theme
     rise = nb.metadata.setdefault("rise", {})
     added = [key for key in defaults if key not in rise]
@@ -153,16 +160,20 @@ def restore_kernel_metadata(nb: dict) -> None:
             metadata.pop(key, None)
 
 
-def live_css(theme: str) -> str:
-    """The stylesheet RISE asks for beside a deck: the deck's theme, the live-only rules, then
+def live_css(theme: str, folder: Path | None = None) -> str:
+    """The stylesheet RISE asks for beside a deck: the deck's theme (a theme file after projector's,
+    read from the deck's ``folder``), the live-only rules, then
     MyST's (admonition boxes, roles) for the cells :func:`show_myst` rewrote and the fit's
     (``fit.css``: the tall blocks :mod:`jaxdeck.live.pieces` marks)."""
     static = THEMES / "jaxdeck" / "static"
     parts = []
-    if theme in OWN_THEMES:
-        parts.append((static / f"{theme}.css").read_text(encoding="utf-8"))
+    if theme in OWN_THEMES or is_theme_file(theme):
+        parts.extend((static / f"{name}.css").read_text(encoding="utf-8") for name in own_sheets(theme))
+    if is_theme_file(theme) and folder is not None and (folder / theme).is_file():
+        parts.append((folder / theme).read_text(encoding="utf-8", errors="replace"))
     parts.append((static / "live.css").read_text(encoding="utf-8"))
-    for extra in ("myst.css", "fit.css"):  # MyST's boxes and roles; blocks a fit made smaller or cut
+    # MyST's boxes and roles; blocks a fit made smaller or cut; the deck spellings (.smaller, footer, logo)
+    for extra in ("myst.css", "fit.css", "spellings.css"):
         if (static / extra).is_file():
             parts.append((static / extra).read_text(encoding="utf-8"))
     return "\n".join(parts)
@@ -213,7 +224,7 @@ class DeckContentsManager(TextFileContentsManager):
                                                         build=Path(self.root_dir) / self.build_dir)).theme
             except DeckError:
                 theme = None
-            own = live_css(theme or DEFAULT_THEME)
+            own = live_css(theme or DEFAULT_THEME, Path(self._get_os_path(str(deck))).parent)
         os_path = Path(self._get_os_path(str(p)))
         if os_path.is_file():
             own += "\n" + os_path.read_text(encoding="utf-8", errors="replace")
@@ -256,8 +267,9 @@ class DeckContentsManager(TextFileContentsManager):
         cut_view(nb, read_cuts(html), read_blocks(html))
         hide_markers(nb)
         show_myst(nb)
+        show_spellings(nb, path)
         show_tags(nb)
-        live_view(nb, built)
+        live_view(nb, built, path)
         nb.metadata[LIVE_KEY]["kernel_metadata"] = header_kernel
         nb.metadata.setdefault("kernelspec", dict(KERNELSPEC))
         if nb.metadata["kernelspec"].get("name") != "python3":
@@ -280,6 +292,7 @@ class DeckContentsManager(TextFileContentsManager):
         if model.get("type") == "notebook" and model.get("content") is not None and self.is_deck(path):
             restore_tags(model["content"])
             restore_myst(model["content"])
+            restore_spellings(model["content"])
             restore_markers(model["content"])
             join_view(model["content"])
             restore_kernel_metadata(model["content"])

@@ -14,7 +14,10 @@ paper's width: text stays text), followed by its speaker notes (so a PDF text
 extractor reads them, in order). Page headers carry the deck title and page number;
 each slide's page starts with its slide number.
 
-The same browser page produces both files: the print view is laid out once,
+``build/article/NAME.pdf`` (``build --article --pdf``) is the article (:mod:`jaxdeck.article`)
+printed on A4 as its own print styles lay it out, with the handout's page header.
+
+The same browser page produces both deck files: the print view is laid out once,
 printed as slides, then restyled as the handout and printed again. The scripts it runs
 there are the theme's (``themes/jaxdeck/scripts/*.js``), the handout's HTML comes from
 the macros of ``themes/jaxdeck/handout.html.j2``.
@@ -35,7 +38,7 @@ from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES
 from jaxdeck.atomic import write_bytes
 from jaxdeck.browser import fonts_ready, given_or_started, script
-from jaxdeck.decks import Outputs
+from jaxdeck.decks import ARTICLE_PDF, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import BuildRecord
@@ -81,6 +84,7 @@ def print_view(browser, html: str | Path, width: int = DeckOptions.width, height
         page.add_style_tag(content=PRINT_CSS.read_text(encoding="utf-8"))
         fonts_ready(page)
         page.evaluate(script("fit-pages.js"), [width, height, SCREEN_MARGIN])
+        page.evaluate(script("print-marks.js"))  # the footer and logo on every page, not once
         yield page
     finally:
         page.close()
@@ -174,13 +178,32 @@ def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str) -> byt
                     margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
 
 
+def print_article(browser, article: Path, nb: nbformat.NotebookNode, source: str) -> bytes:
+    """The article (``jaxdeck.article``) on A4, as its print styles lay it out, once its math is typeset;
+    the title and page number in the header, as on the handout."""
+    if not Path(article).is_file():
+        raise DeckError(article, None, "no article to print", "build it with `jaxdeck build --article`")
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(Path(article).resolve().as_uri(), wait_until="load")
+        page.wait_for_function(script("article-ready.js"), timeout=20000)
+        fonts_ready(page)
+        return page.pdf(format="A4", print_background=True, display_header_footer=True, prefer_css_page_size=False,
+                        header_template=header_template(DeckOptions.of(nb).title_for(source)),
+                        footer_template="<span></span>",
+                        margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
+    finally:
+        page.close()
+
+
 def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser=None,
                 parts: tuple[str, ...] = ("pdf", "handout")) -> Printed:
     """Write ``outputs.pdf`` (slides, 16:9) and ``outputs.handout`` (A4) atomically; return what was printed.
 
     ``browser`` is an already started Playwright Browser (``jaxdeck.browser.chromium()``),
     shared by several decks; without one a browser is started for this call.
-    ``parts`` names the PDFs to print (``"pdf"``, ``"handout"``): a build reprints only those out of date.
+    ``parts`` names the PDFs to print (``"pdf"``, ``"handout"``, and :data:`ARTICLE_PDF` for
+    ``outputs.article_pdf``, the article on A4): a build reprints only those out of date.
     The :class:`Printed` it returns holds the paths written and the seconds of each step.
     """
     width, height = slide_size(nb)
@@ -188,22 +211,27 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
     steps = {}
     printed = {}
     with given_or_started(browser) as started:
-        with print_view(started, html, width, height) as page:
-            pages = page_count(page)
-            expected = slide_count(nb) + len(read_cuts(html))  # each cut of the auto-fit is one slide more
-            if expected and pages != expected:
-                raise DeckError(outputs.deck, None, f"the HTML deck has {pages} slides but the notebook {expected}",
-                                "rebuild it with `make slides`")
-            if "pdf" in parts:
-                mark = time.perf_counter()
-                printed["pdf"] = page.pdf(width=f"{width}px", height=f"{height}px", print_background=True,
-                                          prefer_css_page_size=False,
-                                          margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
-                steps["slides"] = time.perf_counter() - mark
-            if "handout" in parts:
-                mark = time.perf_counter()
-                printed["handout"] = print_handout_from_view(page, nb, str(outputs.deck))
-                steps["handout"] = time.perf_counter() - mark
+        if ARTICLE_PDF in parts:
+            mark = time.perf_counter()
+            printed[ARTICLE_PDF] = print_article(started, outputs.article, nb, str(outputs.deck))
+            steps["article"] = time.perf_counter() - mark
+        if "pdf" in parts or "handout" in parts:
+            with print_view(started, html, width, height) as page:
+                pages = page_count(page)
+                expected = slide_count(nb) + len(read_cuts(html))  # each cut of the auto-fit is one slide more
+                if expected and pages != expected:
+                    raise DeckError(outputs.deck, None, f"the HTML deck has {pages} slides but the notebook {expected}",
+                                    "rebuild it with `make slides`")
+                if "pdf" in parts:
+                    mark = time.perf_counter()
+                    printed["pdf"] = page.pdf(width=f"{width}px", height=f"{height}px", print_background=True,
+                                              prefer_css_page_size=False,
+                                              margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
+                    steps["slides"] = time.perf_counter() - mark
+                if "handout" in parts:
+                    mark = time.perf_counter()
+                    printed["handout"] = print_handout_from_view(page, nb, str(outputs.deck))
+                    steps["handout"] = time.perf_counter() - mark
     written = [write_bytes(getattr(outputs, kind), data) for kind, data in printed.items()]
     steps["total"] = time.perf_counter() - clock
     return Printed(written, {k: round(v, 3) for k, v in steps.items()})

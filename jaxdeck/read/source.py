@@ -20,9 +20,10 @@ from markdown_it import MarkdownIt
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
 from jaxdeck.options import TYPES, DeckOptions
-from jaxdeck.places import known_themes
+from jaxdeck.places import is_theme_file, known_themes
 from jaxdeck.read.formats import (HeaderLimit, header_line_count, jupytext_yaml, jupytext_config, load_header, read_in_format,
                                   write_back)
+from jaxdeck.read.structure import trailing_attributes
 from jaxdeck.records import OPTIONS_KEY, update_build
 
 _markdown = MarkdownIt("commonmark")
@@ -104,8 +105,20 @@ def check_header(path: Path, text: str) -> None:
         if key in ("duration", "words_per_minute", "max_output_mb") and (isinstance(value, bool) or value <= 0):
             raise DeckError(path, line, f"deck option '{key}' must be a positive number, not {value!r}",
                             "see slides/README.md for what it means")
-        if key == "theme" and value not in known_themes():
+        if key == "theme" and is_theme_file(value):
+            theme_file(path, line, value)
+        elif key == "theme" and value not in known_themes():
             raise DeckError(path, line, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
+
+
+def theme_file(path: Path, line: int, name: str) -> None:
+    """A deck's theme file must be a CSS file in the deck's folder (it is copied beside the HTML)."""
+    folder = path.parent.resolve()
+    found = (folder / name).resolve()
+    if "://" in name or folder not in found.parents or not found.is_file():
+        raise DeckError(path, line, f"theme file '{name}' not found beside the deck",
+                        f"put it in {path.parent} (a CSS file overriding projector's --jd-* variables), "
+                        f"or use one of: {', '.join(known_themes())}")
 
 
 def _line_of(text: str, needle: str, limit: int) -> int:
@@ -194,18 +207,46 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
                     continue
                 if src.startswith("data:"):
                     continue
-                if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", src):  # file:, ftp:, ...: not shown by a browser offline
-                    raise DeckError(path, where, f"image '{src}' is not a file beside the deck or a web URL",
-                                    "copy the file next to the deck (e.g. into images/) and link it by a relative path")
-                target = (path.parent / src.split("#")[0].split("?")[0]).resolve()
-                if not target.is_relative_to(path.parent.resolve()):
-                    raise DeckError(path, where, f"image '{src}' is outside the deck's folder, so the HTML deck "
-                                    "and its copies cannot carry it",
-                                    f"copy it into {path.parent / 'images'} and link it as images/{target.name}")
-                if not target.is_file():
-                    raise DeckError(path, where, f"image '{src}' not found",
-                                    f"put the file at {target} or fix the link")
+                check_local_image(path, where, src)
     return remote
+
+
+def check_local_image(path: Path, where: int, src: str) -> None:
+    """A DeckError unless ``src`` is a file inside the deck's folder (a relative path)."""
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", src):  # file:, ftp:, ...: not shown by a browser offline
+        raise DeckError(path, where, f"image '{src}' is not a file beside the deck or a web URL",
+                        "copy the file next to the deck (e.g. into images/) and link it by a relative path")
+    target = (path.parent / src.split("#")[0].split("?")[0]).resolve()
+    if not target.is_relative_to(path.parent.resolve()):
+        raise DeckError(path, where, f"image '{src}' is outside the deck's folder, so the HTML deck "
+                        "and its copies cannot carry it",
+                        f"copy it into {path.parent / 'images'} and link it as images/{target.name}")
+    if not target.is_file():
+        raise DeckError(path, where, f"image '{src}' not found",
+                        f"put the file at {target} or fix the link")
+
+
+def check_slide_images(path: Path, text: str, nb: nbformat.NotebookNode, cell_lines: list[int]) -> None:
+    """The header's ``logo`` and each slide's ``background-image`` (``## Title {background-image=...}``)
+    are local files inside the deck's folder, as the images a slide shows are; a web URL is refused
+    (neither is fetched: copy it beside the deck)."""
+    shown: list[tuple[int, str]] = []
+    logo = DeckOptions.of(nb).logo
+    if logo:
+        shown.append((_line_of(text, "logo:", header_line_count(text)), logo))
+    for cell, line in zip(nb.cells, cell_lines):
+        if cell.cell_type != "markdown":
+            continue
+        tokens = _markdown.parse(cell.source)
+        for token, inline in zip(tokens, tokens[1:]):
+            found = trailing_attributes(inline.content) if token.type == "heading_open" else None
+            if found and found[1].get("background-image"):
+                shown.append((line + (token.map[0] if token.map else 0), str(found[1]["background-image"])))
+    for where, src in shown:
+        if src.startswith(("http://", "https://", "//")):
+            raise DeckError(path, where, f"image '{src}' is a web URL; a logo or slide background is not fetched",
+                            f"download it next to the deck (e.g. into {path.parent / 'images'}) and link the local file")
+        check_local_image(path, where, src)
 
 
 _FENCE_START = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -297,6 +338,7 @@ def read_notebook(path: str | Path, build: str | Path | None = None,
     lines = cell_lines(text, nb)
     warnings: list[str] = []
     strict = strict or DeckOptions.of(nb).strict
+    check_slide_images(path, text, nb, lines)
     images = check_images(path, nb, lines, Path(build) if build is not None else None, strict, warnings)
     if images or warnings:
         update_build(nb, images=images or None, warnings=warnings or None)

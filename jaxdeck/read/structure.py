@@ -29,6 +29,8 @@ from pathlib import Path
 import nbformat
 from markdown_it import MarkdownIt
 from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.attrs.parse import ParseError
+from mdit_py_plugins.attrs.parse import parse as parse_attributes
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
@@ -63,6 +65,26 @@ class Piece:
     start: int  # first line index within the cell
     kind: str  # slide type this piece starts with
     marker: str | None  # the marker line that opened it (None for the cell's first piece)
+
+
+def trailing_attributes(text: str) -> tuple[str, dict] | None:
+    """A heading's slide attributes, Quarto's spelling: ``"Title {.smaller}"`` as
+    ``("Title", {"class": "smaller"})`` (read by mdit-py-plugins' attribute parser); None when the
+    text does not end with a whole attribute block after a space (``{.smaller`` stays text)."""
+    stripped = text.rstrip()
+    if not stripped.endswith("}"):
+        return None
+    at = stripped.rfind("{")
+    while at > 0:
+        if stripped[at - 1] in " \t":
+            try:
+                end, attrs = parse_attributes(stripped[at:])
+            except ParseError:
+                end, attrs = -1, {}
+            if at + end == len(stripped) - 1:
+                return stripped[:at].rstrip(), attrs
+        at = stripped.rfind("{", 0, at)
+    return None
 
 
 def explicit_metadata(cell) -> dict:

@@ -77,7 +77,10 @@ def test_the_template_writes_reveal_initialize_with_the_deck_options_and_plugins
     nb = deck_to_notebook(write_deck("---\njupyter:\n  jaxdeck:\n    height: 1080\n    width: 1920\n---\n\n# T\n"))
     script = to_html(nb).split("Reveal.initialize(", 1)[1].split(").then(", 1)[0]
     assert '"width": 1920' in script and '"height": 1080' in script and '"slideNumber": "c/t"' in script
-    assert "plugins: [RevealNotes, RevealHighlight]" in script and '"plugins"' not in script
+    assert "plugins: plugins" in script and '"plugins"' not in script
+    html = to_html(nb)
+    assert "var plugins = [RevealNotes, RevealHighlight];" in html
+    assert "plugins.push(RevealSearch, RevealZoom, RevealMenu)" in html and "plugins.push(RevealChalkboard)" in html
 
 
 def test_the_title_comes_from_the_header_else_the_file_name(write_deck, tmp_path):

@@ -63,8 +63,9 @@ def test_markdown_renders_as_nbconvert_did(text):
 def test_every_cell_of_the_decks_in_slides_renders_as_before(deck, tmp_path):
     cells = [c.source for c in deck_to_notebook(deck, tmp_path).cells if c.cell_type == "markdown"]
     assert cells
-    for source in cells:
-        assert markdown.render(source) == nbconvert_markdown(source), source
+    for source in cells:  # a cell with attributes ({.incremental}, {.smaller}) renders what nbconvert never did
+        if not markdown.uses_attributes(source):
+            assert markdown.render(source) == nbconvert_markdown(source), source
 
 
 def test_fenced_code_is_highlighted_by_pygments_with_the_themes_classes():

@@ -10,7 +10,9 @@
  *     in order) after the kernel died or was restarted, S opens the speaker view (keys.ts, run.ts);
  *   - claim checks (code cells tagged `check`, never shown) run quietly right after the cell
  *     before them; one that fails says so on the status line, never with a traceback (run.ts);
- *   - a one-line status for a dead, restarted or unreachable kernel (kernel.ts).
+ *   - a one-line status for a dead, restarted or unreachable kernel (kernel.ts);
+ *   - the static deck's search, zoom and slide menu (tools.ts; M opens the menu, keys.ts);
+ *   - a heading's slide attributes (`{.smaller}`, backgrounds) on its slide (spellings.ts).
  * Everything it reads comes from the notebook the server sends: cell metadata `jaxdeck` (slide
  * structure) and notebook metadata `jaxdeck_live` (title markup). Its CSS is served by the server
  * with the deck's theme (jaxdeck/live/contents.py, themes/jaxdeck/static/live.css).
@@ -24,7 +26,9 @@ import { decorate, followSize, keepToolbarOut, syncSteps } from './layout';
 import { type Live, StatusLine } from './live';
 import { addKeys, keepFocusOnDeck, listOnHelp } from './keys';
 import { Runner } from './run';
+import { addTools } from './tools';
 import { isCheck } from './slides';
+import { applySpellings } from './spellings';
 import { ignoreSpeakerViewState } from './speaker';
 
 /** RISE selects the slide's first code cell 450 ms after a move: focus is taken back after it. */
@@ -65,6 +69,8 @@ async function activate(app: JupyterFrontEnd, tracker: INotebookTracker): Promis
     };
     const ready = () => {
       decorate(panel);
+      applySpellings(panel, Reveal);
+      addTools(Reveal);
       listOnHelp(Reveal, keys);
       Reveal.on('slidechanged', onSlideChanged);
       Reveal.on('fragmentshown', onFragment);

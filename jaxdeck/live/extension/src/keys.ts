@@ -7,8 +7,9 @@
  * a binding that runs stops the key there. RISE and JupyterLab bind some of the same keys on
  * this page: Shift Enter (RISE:smart-exec, notebook:run-cell-and-select-next), I I and 0 0
  * (notebook:interrupt-kernel, and notebook:restart-kernel, which asks in a dialog), R
- * (notebook:change-cell-to-raw), S (RISE's chalkboard colour). The selectors below match the
- * focused element itself and are more specific than theirs, so these win on the slides.
+ * (notebook:change-cell-to-raw), M (notebook:change-cell-to-markdown), S (RISE's chalkboard colour).
+ * The selectors below match the focused element itself and are more specific than theirs, so these
+ * win on the slides.
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { RevealApi } from 'reveal.js';
@@ -76,6 +77,15 @@ function presenterKeys(live: Live, runner: Runner): PresenterKey[] {
       shown: 'Shift Enter',
       description: "Run the slide's next code cell",
       execute: () => runner.runOnSlide()
+    },
+    {
+      // the menu lists M on the overlay itself (tools.ts)
+      command: 'jaxdeck-live:menu',
+      keys: ['M'],
+      selectors: NOT_TYPING,
+      shown: '',
+      description: 'Open or close the slide menu',
+      execute: () => live.reveal.getPlugin('menu')?.toggle?.()
     },
     {
       // reveal.js's notes plugin lists S on the overlay itself

@@ -1,0 +1,66 @@
+"""The deck spellings (Quarto's attributes: ``{.incremental}``, ``{.fragment .fade-up}``,
+``[words]{.fragment .highlight-red}``, ``## Title {.smaller background-color="#123"}``) in the
+live talk.
+
+JupyterLab's Markdown renderer knows no attributes: a cell that uses them is served as the HTML
+the static deck shows for it (:func:`jaxdeck.html.markdown.render`: an incremental list's items
+and the fragments keep their reveal.js classes, which JupyterLab's sanitiser keeps), its heading's
+slide attributes go into its ``metadata.jaxdeck`` (``section``: classes and reveal.js ``data-*``
+attributes, a background image as a URL from RISE's page), which the live extension puts on the
+slide's ``<section>``. The cell's own text is stashed and written back on save; an edit the
+presenter made to the served HTML is merged into it line by line, as a MyST cell's is.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+import nbformat
+
+from jaxdeck.html.layout import section_of
+from jaxdeck.html.markdown import heading_attributes, render, uses_attributes
+from jaxdeck.live import stash
+from jaxdeck.live.myst_view import _merge
+from jaxdeck.records import update_cell_info
+
+#: where :func:`show_spellings` keeps a cell's own text (in ``metadata.jaxdeck``)
+SPELLINGS_KEY = "spellings_source"
+#: the slide attributes of a cell's heading, for the live extension
+SECTION_KEY = "section"
+
+
+def page_url(deck: str, src: str) -> str:
+    """``src`` (relative to the deck ``DECKS/NAME.md``) as a URL relative to RISE's page
+    (``BASE/rise/DECKS/NAME.md``): Jupyter serves the file at ``BASE/files/DECKS/src``."""
+    path = PurePosixPath(deck.strip("/"))
+    return "../" * len(path.parts) + "files/" + str(path.parent / src)
+
+
+def show_spellings(nb: nbformat.NotebookNode, deck: str) -> None:
+    """Serve cells that use attributes as their HTML, and their headings' slide attributes as data."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown" or not uses_attributes(cell.source):
+            continue
+        section = section_of(heading_attributes(cell.source))
+        if section:
+            image = section["data"].get("background-image")
+            if image and "://" not in image:
+                section["data"]["background-image"] = page_url(deck, image)
+            update_cell_info(cell, **{SECTION_KEY: section})
+        update_cell_info(cell, **{SPELLINGS_KEY: cell.source})
+        cell.source = render(cell.source).rstrip("\n")
+
+
+def restore_spellings(nb: dict) -> None:
+    """Put back the text :func:`show_spellings` replaced (on the JSON model a save receives)."""
+    for cell in nb.get("cells", []):
+        stash.take(cell, SECTION_KEY)
+        original = stash.take(cell, SPELLINGS_KEY)
+        if original is None:
+            continue
+        source, shown = stash.text(cell), render(original).rstrip("\n")
+        if source == shown:
+            cell["source"] = original
+        else:
+            cell["source"] = "".join(_merge(shown.splitlines(keepends=True), original.splitlines(keepends=True),
+                                            source.splitlines(keepends=True)))

@@ -1,0 +1,37 @@
+"""Stepped code highlights (``highlight="1|2-3|4"``) in a real Chromium: each step is a copy of
+the code block that reveal.js stacks over the first one, so a step must sit exactly where the
+block it replaces sits, under the slide's heading, and be as tall."""
+
+from __future__ import annotations
+
+from jaxdeck.browser import open_deck
+from support import ROOT
+
+EXAMPLE = ROOT / "slides" / "example.md"
+
+#: the code blocks of the current slide: (top, height) of each step shown, and the heading's bottom
+PLACES = """() => {
+  const slide = Reveal.getCurrentSlide();
+  const pre = slide.querySelector('pre.jd-steps');
+  const shown = [...pre.querySelectorAll('code')].filter(c => getComputedStyle(c).visibility === 'visible'
+                                                              && getComputedStyle(c).opacity === '1');
+  const box = (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.height)]; };
+  return {pre: box(pre), shown: shown.map(box), heading: Math.round(slide.querySelector('h2').getBoundingClientRect().bottom)};
+}"""
+
+
+def test_every_step_sits_where_the_code_block_is(browser, built):
+    outputs, _ = built(EXAMPLE)
+    with open_deck(browser, outputs.html) as (page, _):
+        page.evaluate("() => { const i = Reveal.getIndices(Reveal.getSlides().find(s => s.querySelector('pre.jd-steps')));"
+                      " Reveal.slide(i.h, i.v || 0); }")
+        first = page.evaluate(PLACES)
+        steps = page.evaluate("Reveal.getCurrentSlide().querySelectorAll('pre.jd-steps code.fragment').length")
+        assert steps >= 2
+        for _ in range(steps):
+            page.keyboard.press("ArrowRight")
+            page.wait_for_timeout(300)
+            now = page.evaluate(PLACES)
+            assert now["pre"] == first["pre"] and now["heading"] == first["heading"]
+            assert now["pre"][0] >= now["heading"], now
+            assert now["shown"][-1] == now["pre"], f"a step should cover its block exactly: {now}"
