@@ -84,7 +84,15 @@ def test_make_builds_the_extension_from_its_sources_and_again_when_they_change(t
     (source / "src").mkdir(parents=True)
     for path in sources(SOURCE):
         shutil.copy(path, source / path.relative_to(SOURCE))
-    (source / "node_modules").symlink_to(ROOT / "node_modules")  # as the workspace finds the checkout's
+    # as the workspace resolves them: the extension's own nested packages (reveal.js 4, which the live
+    # page shares) before the checkout's hoisted ones (reveal.js 6 for the static decks)
+    modules = source / "node_modules"
+    modules.mkdir()
+    for found in (ROOT / "node_modules", SOURCE / "node_modules"):
+        for entry in found.iterdir() if found.is_dir() else ():
+            if not entry.name.startswith("."):
+                (modules / entry.name).unlink(missing_ok=True)
+                (modules / entry.name).symlink_to(entry)
     package = json.loads((source / "package.json").read_text(encoding="utf-8"))
     package["version"] = "9.8.7"
     (source / "package.json").write_text(json.dumps(package, indent=2), encoding="utf-8")
