@@ -9,6 +9,10 @@ import pytest
 
 from support import ROOT, contrast, luminance, presenting, with_theme
 
+# a live server with a kernel and Chromium: beside the decks' timed builds it would slow them past
+# their budget, so it runs after the others
+pytestmark = pytest.mark.alone
+
 EXAMPLE = ROOT / "slides" / "example.md"
 
 #: the current slide's colours: page, heading, code text and each highlighted token over the code's background
