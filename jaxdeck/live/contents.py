@@ -110,8 +110,9 @@ def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None, de
                 "center": config["center"], "transition": config["transition"],
                 "slideNumber": config["slideNumber"], "controls": True, "progress": True,
                 "scroll": True, "help": True, "auto_select": "code", "start_slideshow_at": "beginning",
-                # RISE's own chalkboard; search, zoom and the menu come from the extension (tools.ts)
-                "enable_chalkboard": options.tools}
+                # RISE's own chalkboard stays off: RISE ships its script but not its pictures, which
+                # 404 in the console; search, zoom and the menu come from the extension (tools.ts)
+                "enable_chalkboard": False}
     if options.footer or options.logo:
         logo = page_url(deck, options.logo) if options.logo and "://" not in options.logo else options.logo
         defaults["footer"] = deck_marks(options.footer, logo)

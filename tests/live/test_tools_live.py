@@ -29,7 +29,7 @@ def server(tmp_path_factory):
 
 def test_the_live_slideshow_has_every_tool(browser, server):
     assert evaluate_live(browser, server, "example.md", REGISTERED) == {
-        "search": True, "zoom": True, "menu": True, "RevealChalkboard": True}
+        "search": True, "zoom": True, "menu": True, "RevealChalkboard": False}
 
 
 def test_the_live_menu_lists_the_slides(browser, server):
