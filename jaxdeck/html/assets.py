@@ -68,25 +68,22 @@ def _copy(source: Path, target: Path) -> None:
     copy_file(source, target)
 
 
-def install_assets(html_dir: Path) -> Path:
-    """Copy what decks load into ``html_dir/assets`` (only files that changed)."""
+def install_assets(folder: Path, npm: dict[str, list[str]] | None = None, sheets: tuple[str, ...] | None = None) -> Path:
+    """Copy what a page loads into ``folder/assets`` (only files that changed).
+
+    By default a deck's: reveal.js and its tools, KaTeX, every own theme and sheet. ``npm`` and
+    ``sheets`` (file names in themes/jaxdeck/static/) narrow it for another kind of page.
+    """
     root = npm_root()
-    target = html_dir / "assets"
-    for package, entries in NPM_FILES.items():
+    target = folder / "assets"
+    for package, entries in (NPM_FILES if npm is None else npm).items():
         for entry in entries:
             _copy(root / package / entry, target / package / entry)
-    for theme in OWN_THEMES + SHEETS:
-        _copy(THEMES / "jaxdeck" / "static" / f"{theme}.css", target / "themes" / f"{theme}.css")
+    for name in (tuple(f"{theme}.css" for theme in OWN_THEMES + SHEETS) if sheets is None else sheets):
+        _copy(THEMES / "jaxdeck" / "static" / name, target / "themes" / name)
     return target
 
 
 def install_article_assets(folder: Path) -> Path:
-    """Copy what the article loads into ``folder/assets`` (only files that changed): no reveal.js."""
-    root = npm_root()
-    target = folder / "assets"
-    for package, entries in ARTICLE_NPM.items():
-        for entry in entries:
-            _copy(root / package / entry, target / package / entry)
-    for name in ARTICLE_FILES:
-        _copy(THEMES / "jaxdeck" / "static" / name, target / "themes" / name)
-    return target
+    """Copy what the article loads into ``folder/assets``: KaTeX and its own sheets, no reveal.js."""
+    return install_assets(folder, ARTICLE_NPM, ARTICLE_FILES)
