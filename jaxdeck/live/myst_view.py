@@ -57,7 +57,7 @@ def _apply(base: Sequence, start: int, end: int, hunks: list[tuple], source: Seq
     return out
 
 
-def _merge(base: Sequence, ours: Sequence, theirs: Sequence, by_char: bool = False) -> list:
+def merge(base: Sequence, ours: Sequence, theirs: Sequence, by_char: bool = False) -> list:
     """Three-way merge: ``ours`` (the file's text) and ``theirs`` (the presenter's) both made from
     ``base`` (the live rendering of the file's text). Where both changed the same lines, those
     lines are merged again character by character, and ``theirs`` wins what still clashes."""
@@ -82,7 +82,7 @@ def _merge(base: Sequence, ours: Sequence, theirs: Sequence, by_char: bool = Fal
         elif all(h[2] == "theirs" for h in group) or by_char:
             out.extend(yours)
         else:
-            merged = "".join(_merge("".join(base[start:end]), "".join(mine), "".join(yours), by_char=True))
+            merged = "".join(merge("".join(base[start:end]), "".join(mine), "".join(yours), by_char=True))
             out.extend(merged.splitlines(keepends=True))
         at = end
     out.extend(base[at:])
@@ -98,13 +98,14 @@ def restore_myst(nb: dict) -> None:
         original = stash.take(cell, MYST_KEY)
         if original is None:
             continue
-        source = stash.text(cell)
-        shown = live_markdown(original)
-        if source == shown:
-            cell["source"] = original
-        else:
-            cell["source"] = "".join(_merge(shown.splitlines(keepends=True), original.splitlines(keepends=True),
-                                            source.splitlines(keepends=True)))
+        put_back(cell, original, live_markdown(original))
+
+
+def put_back(cell: dict, original: str, shown: str) -> None:
+    """Give a cell served as ``shown`` its ``original`` text back, with the presenter's edits (if any) applied."""
+    source = stash.text(cell)
+    cell["source"] = original if source == shown else "".join(
+        merge(shown.splitlines(keepends=True), original.splitlines(keepends=True), source.splitlines(keepends=True)))
 
 
 #: what :func:`show_tags` changed in a cell: ``metadata.jaxdeck[TAGS_KEY]`` = {key: value before or None}

@@ -20,7 +20,7 @@ import nbformat
 from jaxdeck.html.layout import section_of
 from jaxdeck.html.markdown import heading_attributes, render, uses_attributes
 from jaxdeck.live import stash
-from jaxdeck.live.myst_view import _merge
+from jaxdeck.live.myst_view import put_back
 from jaxdeck.records import update_cell_info
 
 #: where :func:`show_spellings` keeps a cell's own text (in ``metadata.jaxdeck``)
@@ -58,9 +58,4 @@ def restore_spellings(nb: dict) -> None:
         original = stash.take(cell, SPELLINGS_KEY)
         if original is None:
             continue
-        source, shown = stash.text(cell), render(original).rstrip("\n")
-        if source == shown:
-            cell["source"] = original
-        else:
-            cell["source"] = "".join(_merge(shown.splitlines(keepends=True), original.splitlines(keepends=True),
-                                            source.splitlines(keepends=True)))
+        put_back(cell, original, render(original).rstrip("\n"))
