@@ -167,9 +167,10 @@ def still_running(pids: list[int]) -> list[int]:
     return left
 
 
-def evaluate_live(browser, server: dict, deck_name: str, script: str):
-    """Open ``slides/DECK_NAME`` in the live slideshow of ``server`` (from :func:`presenting`) at
-    1280x720, once it is laid out, and return what ``script`` evaluates to there."""
+@contextlib.contextmanager
+def live_page(browser, server: dict, deck_name: str):
+    """``slides/DECK_NAME`` in the live slideshow of ``server`` (from :func:`presenting`) at
+    1280x720, once it is laid out; closed after."""
     from jaxdeck.browser import fonts_ready
 
     page = browser.new_page(viewport={"width": 1280, "height": 720})
@@ -177,9 +178,15 @@ def evaluate_live(browser, server: dict, deck_name: str, script: str):
         page.goto(f"{server['base']}/rise/slides/{deck_name}?token={server['token']}")
         page.wait_for_selector("body.jd-live-ready", timeout=90000)
         fonts_ready(page)
-        return page.evaluate(script)
+        yield page
     finally:
         page.close()
+
+
+def evaluate_live(browser, server: dict, deck_name: str, script: str):
+    """What ``script`` evaluates to on a :func:`live_page`."""
+    with live_page(browser, server, deck_name) as page:
+        return page.evaluate(script)
 
 
 def luminance(rgb) -> float:

@@ -51,7 +51,7 @@ from jaxdeck.html.fit_record import read_blocks, read_cuts
 from jaxdeck.live import stash
 from jaxdeck.live.pieces import cut_view, join_view
 from jaxdeck.live.myst_view import restore_myst, restore_tags, show_myst, show_tags
-from jaxdeck.live.spellings_view import page_url, restore_spellings, show_spellings
+from jaxdeck.live.spellings_view import page_url, restore_spellings, server_url, show_spellings
 from jaxdeck.read.source import write_back
 from jaxdeck import markers
 from jaxdeck.read.structure import NOTES
@@ -93,6 +93,9 @@ def hide_markers(nb: nbformat.NotebookNode) -> None:
 
 #: where :func:`show_myst` keeps a MyST cell's own source (in ``metadata.jaxdeck``)
 LIVE_KEY = "jaxdeck_live"
+#: the chalkboard's script under the server's static files (``jaxdeck present`` adds the
+#: reveal.js-plugins package to them): beside it, its stylesheet and its pictures, as in the static deck
+CHALKBOARD_SCRIPT = "static/chalkboard/plugin.js"
 
 
 def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None, deck: str = "") -> None:
@@ -110,8 +113,8 @@ def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None, de
                 "center": config["center"], "transition": config["transition"],
                 "slideNumber": config["slideNumber"], "controls": True, "progress": True,
                 "scroll": True, "help": True, "auto_select": "code", "start_slideshow_at": "beginning",
-                # RISE's own chalkboard stays off: RISE ships its script but not its pictures, which
-                # 404 in the console; search, zoom and the menu come from the extension (tools.ts)
+                # RISE's own chalkboard stays off (RISE bundles its script away from its pictures, which
+                # 404): the extension (tools.ts) loads the static deck's, with search, zoom and the menu
                 "enable_chalkboard": False}
     if options.footer or options.logo:
         logo = page_url(deck, options.logo) if options.logo and "://" not in options.logo else options.logo
@@ -126,6 +129,9 @@ def live_view(nb: nbformat.NotebookNode, built: nbformat.NotebookNode | None, de
     provenance = (BuildRecord.of(built).provenance or {}) if built else {}
     nb.metadata[LIVE_KEY] = {"rise_added": added, "theme": theme,
                              "title_html": byline(options) + provenance_line(provenance)}
+    if options.tools:  # what the extension's tools.ts needs to add them
+        nb.metadata[LIVE_KEY]["tools"] = {"chalkboard": {"script": server_url(deck, CHALKBOARD_SCRIPT),
+                                                         "storage": f"jaxdeck-chalkboard-live:{deck}"}}
 
 
 def drop_live_view(nb: dict) -> None:

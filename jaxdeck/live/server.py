@@ -50,6 +50,7 @@ from urllib.parse import quote
 import psutil
 
 from jaxdeck.errors import DeckError, display_path
+from jaxdeck.html.assets import npm_root
 from jaxdeck import trust
 from jaxdeck.stopping import MARKER, STOP, Stopped, end_tree, marked
 from jaxdeck.execute import kernel_env
@@ -273,6 +274,8 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         f"--DeckContentsManager.trust_dir={trust.store()}",
         "--ServerApp.allow_remote_access=" + ("True" if allow_remote else "False"),
         f"--RiseApp.extra_labextensions_path={LABEXTENSIONS}",
+        # the chalkboard's script, stylesheet and pictures at BASE/static/chalkboard/ (contents.CHALKBOARD_SCRIPT)
+        f"--ServerApp.extra_static_paths={npm_root() / 'reveal.js-plugins'}",
         f"--LabApp.extra_labextensions_path={LABEXTENSIONS}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",

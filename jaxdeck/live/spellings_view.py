@@ -29,11 +29,15 @@ SPELLINGS_KEY = "spellings_source"
 SECTION_KEY = "section"
 
 
+def server_url(deck: str, path: str) -> str:
+    """The server's ``BASE/path`` as a URL relative to RISE's page for a deck (``BASE/rise/DECKS/NAME.md``)."""
+    return "../" * len(PurePosixPath(deck.strip("/")).parts) + path
+
+
 def page_url(deck: str, src: str) -> str:
-    """``src`` (relative to the deck ``DECKS/NAME.md``) as a URL relative to RISE's page
-    (``BASE/rise/DECKS/NAME.md``): Jupyter serves the file at ``BASE/files/DECKS/src``."""
-    path = PurePosixPath(deck.strip("/"))
-    return "../" * len(path.parts) + "files/" + str(path.parent / src)
+    """``src`` (relative to the deck ``DECKS/NAME.md``) as a URL relative to RISE's page:
+    Jupyter serves the file at ``BASE/files/DECKS/src``."""
+    return server_url(deck, "files/" + str(PurePosixPath(deck.strip("/")).parent / src))
 
 
 def show_spellings(nb: nbformat.NotebookNode, deck: str) -> None:

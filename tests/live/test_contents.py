@@ -180,6 +180,15 @@ def test_notes_marker_and_live_settings_are_taken_out_and_put_back(repo):
     assert (repo / path).read_bytes() == original  # no `rise:` header, every `Note:` back in place
 
 
+def test_the_live_tools_come_with_the_chalkboard_the_server_serves_unless_the_deck_turns_them_off(repo):
+    cm = DeckContentsManager(root_dir=str(repo))
+    tools = cm.get("slides/example.md")["content"].metadata["jaxdeck_live"]["tools"]
+    # RISE's page is BASE/rise/slides/example.md; `jaxdeck present` serves the package at BASE/static/
+    assert tools["chalkboard"]["script"] == "../../static/chalkboard/plugin.js"
+    (repo / "slides" / "plain.md").write_text("---\njupyter:\n  jaxdeck:\n    tools: false\n---\n\n# Plain\n")
+    assert "tools" not in cm.get("slides/plain.md")["content"].metadata["jaxdeck_live"]
+
+
 def test_the_stylesheet_beside_a_deck_is_its_theme_and_the_live_rules(repo):
     cm = DeckContentsManager(root_dir=str(repo))
     sheet = cm.get("slides/example.css", type="file")

@@ -328,12 +328,14 @@ FOCUS = {
 }
 PRESENTER_KEYS = ((("Shift+Enter",), "jaxdeck-live:run"), (("i", "i"), "jaxdeck-live:interrupt"),
                   (("0", "0"), "jaxdeck-live:restart"), (("r",), "jaxdeck-live:recover"),
-                  (("s",), "jaxdeck-live:speaker-view"))
+                  (("s",), "jaxdeck-live:speaker-view"), (("b",), "jaxdeck-live:chalkboard"),
+                  (("c",), "jaxdeck-live:draw-on-slide"))
 
 
 def test_the_presenter_keys_run_the_extensions_commands_wherever_the_focus_is(live):
     """RISE and JupyterLab bind the same keys on this page (RISE:smart-exec, notebook:interrupt-kernel,
-    notebook:restart-kernel, notebook:change-cell-to-raw, a chalkboard colour): the registry runs ours."""
+    notebook:restart-kernel, notebook:change-cell-to-raw, a chalkboard colour, notebook:insert-cell-below,
+    notebook:copy-cell): the registry runs ours."""
     page = live("live_talk.md")
     go(page, (2, 0))
     page.wait_for_timeout(600)  # past RISE's selection of the slide's first cell
@@ -352,11 +354,11 @@ def test_the_presenter_keys_run_the_extensions_commands_wherever_the_focus_is(li
     editor = ".reveal .slides section.present .jp-CodeCell .cm-content"
     page.click(editor)
     page.keyboard.press("End")
-    page.keyboard.type(" # ii00rs")
+    page.keyboard.type(" # ii00rsbc")
     page.keyboard.press("Shift+Enter")
     page.wait_for_function("() => window.ranCommands.length > 0", timeout=5000)
     assert page.evaluate("window.ranCommands") == ["jaxdeck-live:run"]
-    assert page.inner_text(editor).endswith("# ii00rs")
+    assert page.inner_text(editor).endswith("# ii00rsbc")
 
 
 def test_help_overlay_lists_the_presenter_keys(live):

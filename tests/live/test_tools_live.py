@@ -1,6 +1,6 @@
-"""The presenting tools on the live slideshow: RISE's chalkboard (the server turns it on) and
-reveal.js's search and zoom and the slide menu (the extension registers them), in a real Jupyter
-server with jupyterlab-rise and a real Chromium."""
+"""The presenting tools on the live slideshow: reveal.js's search and zoom, the slide menu and the
+static deck's chalkboard (the extension registers them; the server serves the chalkboard's files),
+in a real Jupyter server with jupyterlab-rise and a real Chromium."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from support import ROOT, evaluate_live, presenting
+from support import ROOT, evaluate_live, live_page, presenting
 
 pytestmark = pytest.mark.alone
 
@@ -29,7 +29,7 @@ def server(tmp_path_factory):
 
 def test_the_live_slideshow_has_every_tool(browser, server):
     assert evaluate_live(browser, server, "example.md", REGISTERED) == {
-        "search": True, "zoom": True, "menu": True, "RevealChalkboard": False}
+        "search": True, "zoom": True, "menu": True, "RevealChalkboard": True}
 
 
 def test_the_live_menu_lists_the_slides(browser, server):
@@ -43,5 +43,45 @@ def test_the_live_menu_lists_the_slides(browser, server):
     assert evaluate_live(browser, server, "example.md", script) is True
 
 
-def test_tools_false_leaves_out_the_chalkboard_live(browser, server):
-    assert evaluate_live(browser, server, "plain.md", REGISTERED)["RevealChalkboard"] is False
+def test_tools_false_leaves_out_every_tool_live(browser, server):
+    assert evaluate_live(browser, server, "plain.md", REGISTERED) == {
+        "search": False, "zoom": False, "menu": False, "RevealChalkboard": False}
+
+
+#: the chalkboard's key, and what says its part is open: the board shown, the canvas over the slide taking the pointer
+OPEN = {"b": "document.getElementById('chalkboard').style.visibility === 'visible'",
+        "c": "document.getElementById('notescanvas').style.pointerEvents === 'auto'"}
+#: what the page loaded of the chalkboard's files (from the server's static files), and how each came back
+LOADED = """() => performance.getEntriesByType('resource').filter(e => e.name.includes('/static/chalkboard/'))
+  .map(e => [e.name.split('/static/chalkboard/')[1], e.responseStatus])"""
+
+
+def test_the_chalkboard_opens_on_its_keys_live_with_its_pictures(browser, server):
+    """B opens the board and C the canvas over the slide, as in the static deck, and the notebook keeps
+    its cells (JupyterLab binds B and C to insert-cell-below and copy-cell on this page)."""
+    with live_page(browser, server, "example.md") as page:
+        page.wait_for_function("() => window.jaxdeckLive.reveal.hasPlugin('RevealChalkboard')", timeout=10000)
+        cells = page.evaluate("window.jaxdeckLive.panel.content.widgets.length")
+        for key, on in OPEN.items():
+            assert page.evaluate(f"() => {on}") is False, key
+            page.evaluate("window.jaxdeckLive.panel.content.node.focus()")
+            page.keyboard.press(key)
+            page.wait_for_function(f"() => {on}", timeout=5000)
+            page.keyboard.press(key)
+            page.wait_for_function(f"() => !({on})", timeout=5000)
+        assert page.evaluate("window.jaxdeckLive.panel.content.widgets.length") == cells
+        files = dict(page.evaluate(LOADED))
+        assert {"plugin.js", "style.css", "img/blackboard.png"} <= set(files), files
+        assert set(files.values()) == {200}, files
+
+
+def test_the_chalkboards_keys_are_on_the_live_help_overlay(browser, server):
+    with live_page(browser, server, "example.md") as page:
+        page.wait_for_function("() => window.jaxdeckLive.reveal.hasPlugin('RevealChalkboard')", timeout=10000)
+        page.evaluate("window.jaxdeckLive.panel.content.node.focus()")
+        page.keyboard.press("Shift+Slash")
+        page.wait_for_selector(".reveal .overlay-help", timeout=10000)
+        rows = page.eval_on_selector_all(".reveal .overlay-help tr", "rows => rows.map(r => r.innerText.replace(/\\s+/g, ' ').trim())")
+    assert "B Toggle chalkboard" in rows and "C Toggle notes canvas" in rows, rows
+    assert [row for row in rows if "Pause" in row] == ["B , . Pause (.; B is the chalkboard)"], rows
+    assert not any(row.startswith(("X ", "Y ", "D ")) for row in rows), rows  # JupyterLab's cell keys here

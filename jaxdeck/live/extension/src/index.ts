@@ -11,7 +11,8 @@
  *   - claim checks (code cells tagged `check`, never shown) run quietly right after the cell
  *     before them; one that fails says so on the status line, never with a traceback (run.ts);
  *   - a one-line status for a dead, restarted or unreachable kernel (kernel.ts);
- *   - the static deck's search, zoom and slide menu (tools.ts; M opens the menu, keys.ts);
+ *   - the static deck's search, zoom, slide menu and chalkboard (tools.ts; M opens the menu, B the
+ *     chalkboard, C draws on the slide: keys.ts);
  *   - a heading's slide attributes (`{.smaller}`, backgrounds) on its slide (spellings.ts).
  * Everything it reads comes from the notebook the server sends: cell metadata `jaxdeck` (slide
  * structure) and notebook metadata `jaxdeck_live` (title markup). Its CSS is served by the server
@@ -26,7 +27,7 @@ import { decorate, followSize, keepToolbarOut, syncSteps } from './layout';
 import { type Live, StatusLine } from './live';
 import { addKeys, keepFocusOnDeck, listOnHelp } from './keys';
 import { Runner } from './run';
-import { addTools } from './tools';
+import { addChalkboard, addTools, type ChalkboardPlace } from './tools';
 import { isCheck } from './slides';
 import { applySpellings } from './spellings';
 import { ignoreSpeakerViewState } from './speaker';
@@ -70,7 +71,11 @@ async function activate(app: JupyterFrontEnd, tracker: INotebookTracker): Promis
     const ready = () => {
       decorate(panel);
       applySpellings(panel, Reveal);
-      addTools(Reveal);
+      const tools = (panel.model?.getMetadata('jaxdeck_live') as { tools?: { chalkboard: ChalkboardPlace } } | undefined)?.tools;
+      if (tools) {  // none when the deck's header says `tools: false`
+        addTools(Reveal);
+        addChalkboard(Reveal, tools.chalkboard).catch(err => status.say(String(err), { kind: 'error' }));
+      }
       listOnHelp(Reveal, keys);
       Reveal.on('slidechanged', onSlideChanged);
       Reveal.on('fragmentshown', onFragment);

@@ -7,7 +7,8 @@
  * a binding that runs stops the key there. RISE and JupyterLab bind some of the same keys on
  * this page: Shift Enter (RISE:smart-exec, notebook:run-cell-and-select-next), I I and 0 0
  * (notebook:interrupt-kernel, and notebook:restart-kernel, which asks in a dialog), R
- * (notebook:change-cell-to-raw), M (notebook:change-cell-to-markdown), S (RISE's chalkboard colour).
+ * (notebook:change-cell-to-raw), M (notebook:change-cell-to-markdown), S (RISE's chalkboard colour),
+ * B (notebook:insert-cell-below) and C (notebook:copy-cell), which the chalkboard wants.
  * The selectors below match the focused element itself and are more specific than theirs, so these
  * win on the slides.
  */
@@ -95,6 +96,23 @@ function presenterKeys(live: Live, runner: Runner): PresenterKey[] {
       shown: '',
       description: 'Open the speaker view',
       execute: () => openSpeakerView(live.reveal)
+    },
+    {
+      // the chalkboard lists B and C on the overlay itself (tools.ts)
+      command: 'jaxdeck-live:chalkboard',
+      keys: ['B'],
+      selectors: NOT_TYPING,
+      shown: '',
+      description: 'Open or close the chalkboard',
+      execute: () => live.reveal.getPlugin('RevealChalkboard')?.toggleChalkboard?.()
+    },
+    {
+      command: 'jaxdeck-live:draw-on-slide',
+      keys: ['C'],
+      selectors: NOT_TYPING,
+      shown: '',
+      description: 'Draw on the slide, or stop',
+      execute: () => live.reveal.getPlugin('RevealChalkboard')?.toggleNotesCanvas?.()
     }
   ];
 }

@@ -22,7 +22,10 @@ declare module 'reveal.js' {
     isReady(): boolean;
     on(type: string, listener: (event: Event) => void): void;
     addKeyBinding(binding: RevealKeyBinding, callback: () => void): void;
-    getPlugin(id: string): { open?: () => void; toggle?: () => void; isOpen?: () => boolean } | undefined;
+    getPlugin(id: string): {
+      open?: () => void; toggle?: () => void; isOpen?: () => boolean;
+      toggleChalkboard?: () => void; toggleNotesCanvas?: () => void;
+    } | undefined;
     hasPlugin(id: string): boolean;
     registerPlugin(plugin: RevealPlugin): void;
     registerKeyboardShortcut(key: string, description: string): void;

@@ -1,8 +1,9 @@
 /*
  * The static deck's presenting tools on the live slideshow, registered on RISE's reveal.js 4:
  * search and zoom from the reveal.js 4 package this page shares, the slide menu from
- * reveal.js-menu. The chalkboard is RISE's own (its `enable_chalkboard`, which the server sets in
- * the notebook's `rise` metadata), and so is Font Awesome, which the menu's icons use.
+ * reveal.js-menu, and the chalkboard the static deck loads, from the server's static files (its
+ * script finds its pictures beside itself; RISE's own bundles it away from them, and stays off).
+ * Font Awesome, which the menu's and the chalkboard's icons use, is RISE's.
  */
 import type { RevealApi, RevealPlugin } from 'reveal.js';
 import RevealSearch from 'reveal.js/plugin/search/search.esm.js';
@@ -17,8 +18,53 @@ import 'reveal.js-menu/menu.css';
  */
 const NO_SHEET = 'data:text/css,/*';
 
-/** The ids reveal.js knows the tools by (`Reveal.hasPlugin`). */
-export const TOOLS = ['search', 'zoom', 'menu'];
+/** Where the server put the chalkboard for this deck (`metadata.jaxdeck_live.tools.chalkboard`):
+ *  its script's URL, relative to the page, and where drawings are kept while the tab lives. */
+export interface ChalkboardPlace {
+  script: string;
+  storage: string;
+}
+
+/** Load a script the classic way, so that it knows its own URL (`document.currentScript`). */
+function loadScript(src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error(`could not load ${src}`));
+    document.head.appendChild(script);
+  });
+}
+
+/**
+ * The chalkboard on the live deck: B for the board, C to draw on the slide, as in the static
+ * deck (keys.ts binds both ahead of JupyterLab's cell keys). Its colour keys (X, Y) and download
+ * (D) would fight JupyterLab's cut, to-code and delete-cell keys here, so they stay off; its
+ * colour buttons remain.
+ */
+export async function addChalkboard(reveal: RevealApi, place: ChalkboardPlace): Promise<void> {
+  if (reveal.hasPlugin('RevealChalkboard')) {
+    return;
+  }
+  const sheet = document.createElement('link');
+  sheet.rel = 'stylesheet';
+  sheet.href = place.script.replace(/plugin\.js$/, 'style.css');
+  document.head.appendChild(sheet);
+  const global = window as unknown as { RevealChalkboard?: RevealPlugin };
+  if (!global.RevealChalkboard) {
+    await loadScript(place.script);
+  }
+  const config = reveal.getConfig();
+  config.chalkboard = {
+    theme: 'chalkboard', storage: place.storage,
+    keyBindings: { colorNext: false, colorPrev: false, download: false },
+    ...(config.chalkboard as object | undefined)
+  };
+  if (global.RevealChalkboard && !reveal.hasPlugin('RevealChalkboard')) {
+    reveal.registerPlugin(global.RevealChalkboard);
+    reveal.registerKeyboardShortcut('B  ,  .', 'Pause (.; B is the chalkboard)');  // reveal.js's own row, as in the static deck
+  }
+}
 
 /** Search, zoom and the menu on the live deck (once: a second call finds them registered). */
 export function addTools(reveal: RevealApi): void {
