@@ -19,7 +19,7 @@ TYPES: dict[str, type | tuple[type, ...]] = {
     "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
     "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float), "strict": bool, "allow_errors": bool,
     "footer": str, "logo": str,
-    "tools": bool, "chalkboard_in_pdf": bool,
+    "tools": bool, "chalkboard_in_pdf": bool, "incremental": bool,
 }
 
 
@@ -48,6 +48,7 @@ class DeckOptions:
     logo: str | None = None            # a local image (under the deck's folder) in every slide's corner
     tools: bool = True                 # reveal.js's search, zoom, menu and chalkboard on the slides
     chalkboard_in_pdf: bool = False    # the chalkboard stays in reveal.js's print view (drawings printed)
+    incremental: bool = False          # every list on the slides steps in item by item ({.nonincremental} keeps one whole)
 
     @classmethod
     def of(cls, metadata: Mapping[str, Any] | DeckOptions | None) -> DeckOptions:

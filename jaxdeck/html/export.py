@@ -69,7 +69,8 @@ def deck_resources(options: DeckOptions, title: str, provenance: dict | None = N
     return {"jaxdeck": {"title": title, "assets": "assets", "theme_css": theme_sheets(options.theme),
                         "footer": options.footer, "logo": options.logo,
                         "config": config, "byline": options.byline(), "provenance": provenance or {},
-                        "tools": options.tools, "chalkboard_in_pdf": options.chalkboard_in_pdf}}
+                        "tools": options.tools, "chalkboard_in_pdf": options.chalkboard_in_pdf,
+                        "incremental": options.incremental}}
 
 
 def warm_up_exporter() -> threading.Thread:

@@ -139,13 +139,22 @@ def _heading_attributes(state: StateCore) -> None:
 
 
 def _incremental(state: StateCore) -> None:
-    """A list with the ``incremental`` class: each of its own items is a fragment."""
-    tokens = state.tokens
+    """A list with the ``incremental`` class, or any list when the deck says ``incremental: true``
+    (``env``) but one with the ``nonincremental`` class and the lists inside it: each of its own
+    items is a fragment."""
+    tokens, every = state.tokens, bool((state.env or {}).get(INCREMENTAL))
+    whole_until = -1  # the index of the closing token of the nonincremental list we are in
     for index, token in enumerate(tokens):
-        if token.type not in ("bullet_list_open", "ordered_list_open"):
+        if token.type not in ("bullet_list_open", "ordered_list_open") or index < whole_until:
             continue
-        if INCREMENTAL not in str(token.attrs.get("class", "")).split():
+        classes = str(token.attrs.get("class", "")).split()
+        if NONINCREMENTAL in classes:
+            whole_until = _closing(tokens, index)
             continue
+        if INCREMENTAL not in classes:
+            if not every:
+                continue
+            token.attrs["class"] = " ".join([*classes, INCREMENTAL])  # as if written {.incremental}
         depth = 0
         for item in tokens[index + 1:]:
             depth += item.nesting
@@ -156,12 +165,27 @@ def _incremental(state: StateCore) -> None:
                 item.attrs["class"] = " ".join([*classes, "fragment"] if "fragment" not in classes else classes)
 
 
+def _closing(tokens, index: int) -> int:
+    """The index of the token that closes ``tokens[index]``."""
+    depth = 0
+    for at in range(index, len(tokens)):
+        depth += tokens[at].nesting
+        if depth == 0:
+            return at
+    return len(tokens)
+
+
 def heading_attributes(text: str) -> dict:
     """The slide attributes of the first heading of a cell's Markdown that has some (``{}`` if none)."""
     for token in PARSER.parse(text):
         if token.type == "heading_open" and token.meta.get(SLIDE_ATTRS):
             return dict(token.meta[SLIDE_ATTRS])
     return {}
+
+
+def has_list(source: str) -> bool:
+    """Whether a cell's Markdown holds a list (which a deck's ``incremental: true`` steps in)."""
+    return any(token.type in ("bullet_list_open", "ordered_list_open") for token in PARSER.parse(source))
 
 
 def uses_attributes(source: str) -> bool:
@@ -201,7 +225,7 @@ def _make_parser() -> MarkdownIt:
 PARSER = _make_parser()
 
 
-def render(text: str, offline: Sequence[str] | None = None) -> str:
+def render(text: str, offline: Sequence[str] | None = None, incremental: bool = False) -> str:
     """Markdown (CommonMark, GFM tables, MyST) as the HTML every output shows.
 
     MyST roles show as code (Python objects, unknown roles) or emphasised text (references);
@@ -209,8 +233,10 @@ def render(text: str, offline: Sequence[str] | None = None) -> str:
     ``<div class="admonition NAME">`` boxes with a title; ``{math}`` becomes ``\\(...\\)`` /
     ``\\[...\\]`` and dollar math stays as written, both for KaTeX. Raw HTML passes through.
     An image whose URL is in ``offline`` (the build could not fetch it) shows as its alt text.
+    ``incremental`` (the deck's option, for the slides' own cells) makes every list step in.
     """
-    return PARSER.render(text, {"offline": frozenset(offline)} if offline else None)
+    env = {"offline": frozenset(offline or ()), INCREMENTAL: incremental} if offline or incremental else None
+    return PARSER.render(text, env)
 
 
 # MyST goes on last: jaxdeck.html.myst renders through PARSER, so its modules import this one

@@ -99,6 +99,42 @@ def test_the_slides_pdf_shows_every_fragment_the_footer_and_all_of_a_scrollable_
     assert sum("Footer of the spellings deck" in p for p in pages) == 6
 
 
+@pytest.fixture(scope="module")
+def stepwise(tmp_path_factory, browser):
+    out = tmp_path_factory.mktemp("stepwise")
+    result = run_cli("build", str(DECK.with_name("stepwise.md")), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto((out / "html" / "stepwise.html").as_uri())
+    page.wait_for_function("document.body.classList.contains('jd-ready')")
+    yield page
+    page.close()
+
+
+def test_incremental_true_steps_every_list_of_the_slides_in(stepwise):
+    """The header's `incremental: true`, as Quarto's: each list of the slides steps in item by item,
+    `{.nonincremental}` keeps one whole, and the notes' lists are never steps."""
+    stepwise.evaluate(GO, 2)
+    visible = """() => [...Reveal.getCurrentSlide().querySelectorAll('li')].filter(li => !li.closest('aside'))
+                   .map(li => li.classList.contains('fragment') ? li.classList.contains('visible') : 'whole')"""
+    shown = [stepwise.evaluate(visible)]
+    for _ in range(4):
+        stepwise.evaluate("Reveal.next()")
+        shown.append(stepwise.evaluate(visible))
+    assert shown == [[False, False, False, False], [True, False, False, False], [True, True, False, False],
+                     [True, True, True, False], [True, True, True, True]]
+    assert stepwise.evaluate("document.querySelectorAll('aside.notes .fragment').length") == 0
+    stepwise.evaluate(GO, 3)
+    assert stepwise.evaluate(visible) == ["whole", "whole"]
+
+
+def test_incremental_lists_render_as_quartos():
+    assert render("- a\n- b\n", incremental=True) == '<ul class="incremental">\n<li class="fragment">a</li>\n<li class="fragment">b</li>\n</ul>\n'
+    kept = render("{.nonincremental}\n- a\n  - inner\n\n1. c\n", incremental=True)
+    assert kept.count('class="fragment"') == 1 and '<ol class="incremental">' in kept  # the nested list is whole too
+    assert "fragment" not in render("- a\n")
+
+
 def test_malformed_attributes_stay_text():
     assert render("## Title {.smaller\n\n{.incremental\n- a\n\n[x]{.fragment") == (
         "<h2>Title {.smaller</h2>\n<p>{.incremental</p>\n<ul>\n<li>a</li>\n</ul>\n<p>[x]{.fragment</p>\n")

@@ -189,6 +189,24 @@ def test_the_live_tools_come_with_the_chalkboard_the_server_serves_unless_the_de
     assert "tools" not in cm.get("slides/plain.md")["content"].metadata["jaxdeck_live"]
 
 
+def test_incremental_true_serves_the_slides_lists_as_steps_and_saves_back_what_was_written(repo):
+    shutil.copy(FIXTURES / "spellings" / "stepwise.md", repo / "slides" / "stepwise.md")
+    cm, path = DeckContentsManager(root_dir=str(repo)), "slides/stepwise.md"
+    original = (repo / path).read_text(encoding="utf-8")
+    nb = cm.get(path)["content"]
+    served = {c.metadata["slideshow"]["slide_type"] + ":" + c.source for c in nb.cells if c.cell_type == "markdown"}
+    every = next(s for s in served if "Every list" in s)
+    assert every.count('<li class="fragment">') == 4 and '<ul class="incremental">' in every
+    assert any(s.startswith("notes:") and "- a note's item" in s for s in served)  # notes stay Markdown
+    assert not any("nonincremental" in s and "fragment" in s for s in served)
+    save(cm, path, nb)
+    assert (repo / path).read_text(encoding="utf-8") == original
+    cell = next(c for c in nb.cells if "Every list" in c.source)
+    cell.source = cell.source.replace(">two</li>", ">two and a half</li>")
+    save(cm, path, nb)
+    assert (repo / path).read_text(encoding="utf-8") == original.replace("- two\n", "- two and a half\n")
+
+
 def test_the_stylesheet_beside_a_deck_is_its_theme_and_the_live_rules(repo):
     cm = DeckContentsManager(root_dir=str(repo))
     sheet = cm.get("slides/example.css", type="file")

@@ -69,3 +69,25 @@ def test_spellings_live(server, browser):
     assert seen["smaller"] and seen["scrollable"] and seen["heading"] == "Small"
     assert seen["colour"] == "rgb(18, 52, 86)"
     assert seen["image"].endswith("files/slides/images/back.svg")
+
+
+#: on the deck with `incremental: true`: the slide's list items, visible or not, step by step
+STEPWISE = """async () => {
+  const reveal = window.jaxdeckLive.reveal;
+  const wait = ms => new Promise(done => setTimeout(done, ms));
+  const slide = [...document.querySelectorAll('.reveal .slides section')].filter(s =>
+    [...s.querySelectorAll('h2')].some(h => h.textContent.replace('¶', '').trim() === 'Every list')).pop();
+  const at = reveal.getIndices(slide);
+  reveal.slide(at.h, at.v, -1);
+  await wait(300);
+  const items = () => [...slide.querySelectorAll('li.fragment')].filter(li => !li.closest('aside'))
+    .map(li => li.classList.contains('visible'));
+  const seen = [items()];
+  for (let k = 0; k < 4; k++) { reveal.next(); await wait(200); seen.push(items()); }
+  return seen;
+}"""
+
+
+def test_incremental_true_steps_the_lists_live(server, browser):
+    assert evaluate_live(browser, server, "stepwise.md", STEPWISE) == [
+        [False] * 4, [True, False, False, False], [True, True, False, False], [True, True, True, False], [True] * 4]
