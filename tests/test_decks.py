@@ -71,8 +71,10 @@ def test_every_cell_within_budget_unless_tagged_slow(built, deck):
     assert rows, "no recorded timings"
     slow = [r for r in rows if "slow" in r[3]]
     assert len(slow) <= 1, f"{deck}: at most one cell may be tagged slow"
+    setup = [k for k, r in enumerate(rows) if "setup" in r[3]]
+    assert setup in ([], [0]), f"{deck}: only the first code cell may be tagged setup"
     over = [f"{deck}:{line} (slide {slide}) took {seconds:.2f} s" for line, slide, seconds, tags in rows
-            if seconds > budget and "slow" not in tags]
+            if seconds > budget and "slow" not in tags and "setup" not in tags]
     assert not over, "; ".join(over)
 
 

@@ -10,7 +10,7 @@ with the executed notebook this reports (each kind registered in :data:`CHECKS`)
 - ``notes``: slides without speaker notes (the handout would be empty there);
 - ``round-trip``: lines jupytext would write another way (a live edit would rewrite them);
 - ``budget``: code cells slower than the deck's budget (2 s, or ``budget_s`` in the
-  header), unless tagged ``slow``;
+  header), unless tagged ``slow`` or ``setup``;
 - ``image``: images that failed to load.
 """
 
@@ -30,6 +30,14 @@ from jaxdeck.read.source import round_trip_difference
 from jaxdeck.read.structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count
 
 SLOW_TAG = "slow"
+#: the deck's imports and configuration, which the presenter runs before the talk starts: what
+#: `import jax` and a backend's start cost is the machine's, not a demo's, so no budget applies
+SETUP_TAG = "setup"
+
+
+def held_to_budget(tags) -> bool:
+    """Whether a code cell with these tags must finish within the deck's per-cell budget."""
+    return SLOW_TAG not in tags and SETUP_TAG not in tags
 #: overflow smaller than this (sub-pixel rounding, borders) is not worth a report
 TOLERANCE_PX = 2
 
@@ -50,7 +58,7 @@ CHECKS = {c.kind: c for c in (
     Check("code-width", "browser", "code lines wider than their frame (cut or scrolled on stage)"),
     Check("notes", "notebook", "slides without speaker notes (the handout would be empty there)"),
     Check("round-trip", "notebook", "lines jupytext writes another way (a live edit would rewrite them)"),
-    Check("budget", "notebook", "code cells slower than the deck's budget, unless tagged slow"),
+    Check("budget", "notebook", "code cells slower than the deck's budget, unless tagged slow or setup"),
     Check("image", "browser", "images that failed to load"),
 )}
 KINDS = tuple(CHECKS)
@@ -122,7 +130,7 @@ def over_budget(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) ->
     for cell in nb.cells:
         info = cell_info(cell)
         duration = info.get("duration_s")
-        if cell.cell_type != "code" or duration is None or SLOW_TAG in cell.metadata.get("tags", []):
+        if cell.cell_type != "code" or duration is None or not held_to_budget(cell.metadata.get("tags", [])):
             continue
         if duration > budget:
             problems.append(Problem(info.get("slide"), "budget",

@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from jaxdeck.check.deck import SLOW_TAG
+from jaxdeck.check.deck import SLOW_TAG, held_to_budget
 from jaxdeck.rehearse.record import CellRun, Problem
 
 _NUMBERS = re.compile(r"0x[0-9a-fA-F]+|\d+(?:\.\d+)?")
@@ -81,7 +81,7 @@ def cell_run(line: int | None, status: str, live_s: float | None, outputs: list[
     seen_warnings = {_shape(w) for w in before.warnings} if before else set()
     return CellRun(line=line, status=status, live_s=None if live_s is None else round(live_s, 4),
                    build_s=before.duration_s if before else None,
-                   budget_s=None if SLOW_TAG in tags else budget_s, error=error,
+                   budget_s=budget_s if held_to_budget(tags) else None, error=error,
                    new_errors=[e for e in errors if _shape(e) not in seen_errors],
                    new_warnings=[w for w in warnings if _shape(w) not in seen_warnings], checks=checks)
 

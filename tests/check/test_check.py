@@ -100,6 +100,19 @@ def test_a_cell_over_budget_measured_on_a_cpu_share_says_how_to_measure_it_on_al
     assert "CPU cores" not in budget.message
 
 
+def test_a_setup_cell_is_not_held_to_the_budget_and_a_demo_cell_is(write_deck):
+    from jaxdeck.check.deck import notebook_problems
+    from jaxdeck.read import deck_to_notebook
+
+    deck = write_deck('# Talk\n\nNote: said.\n\n```python tags=["setup"]\nimport math\n```\n\n```python\n6 * 7\n```\n')
+    nb = deck_to_notebook(deck)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.metadata.setdefault("jaxdeck", {})["duration_s"] = 3.5  # `import jax` on a slow machine
+    budget = [p for p in notebook_problems(deck, nb) if p.kind == "budget"]
+    assert [p.line for p in budget] == [9], budget  # the demo cell's, not the setup cell's
+
+
 def test_every_kind_of_problem_is_a_registered_check():
     from jaxdeck.check.deck import CHECKS, KINDS, Problem
 

@@ -47,6 +47,8 @@ def test_a_new_error_a_slow_cell_and_a_failed_check_are_problems_and_a_slow_tag_
     assert "XlaRuntimeError: RESOURCE_EXHAUSTED: out of memory" in str(compare.problems_of(5, run)[0])
     slow = compare.cell_run(9, "ok", 30.0, [], None, ["slow"], 2.0, None, [])
     assert slow.budget_s is None and compare.problems_of(5, slow) == []
+    setup = compare.cell_run(3, "ok", 4.0, [], None, ["setup"], 2.0, None, [])
+    assert setup.budget_s is None and compare.problems_of(2, setup) == []
 
 
 def test_an_error_the_build_raised_too_is_not_new():
