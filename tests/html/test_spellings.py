@@ -3,6 +3,7 @@ lists, fragment effects, `.smaller`, `.scrollable`, slide backgrounds, the heade
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 from pathlib import Path
 
@@ -17,21 +18,32 @@ GO = """n => { const s = document.querySelector(`section[data-jd-slide="${n}"]`)
   const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v, -1); return s; }"""
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("spellings")
-    result = run_cli("build", str(DECK), "--pdf", "--out", str(out))
+def build(tmp_path_factory, deck: Path, *flags: str) -> Path:
+    out = tmp_path_factory.mktemp(deck.stem)
+    result = run_cli("build", str(deck), *flags, "--out", str(out))
     assert result.returncode == 0, result.stderr
     return out
 
 
-@pytest.fixture(scope="module")
-def page(built, browser):
+@contextlib.contextmanager
+def opened(browser, html: Path):
+    """The built deck at 1280x720, once reveal.js is ready."""
     page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.goto((built / "html" / "spellings.html").as_uri())
+    page.goto(html.as_uri())
     page.wait_for_function("document.body.classList.contains('jd-ready')")
     yield page
     page.close()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return build(tmp_path_factory, DECK, "--pdf")
+
+
+@pytest.fixture(scope="module")
+def page(built, browser):
+    with opened(browser, built / "html" / "spellings.html") as page:
+        yield page
 
 
 def test_an_incremental_list_steps_item_by_item(page):
@@ -101,14 +113,8 @@ def test_the_slides_pdf_shows_every_fragment_the_footer_and_all_of_a_scrollable_
 
 @pytest.fixture(scope="module")
 def stepwise(tmp_path_factory, browser):
-    out = tmp_path_factory.mktemp("stepwise")
-    result = run_cli("build", str(DECK.with_name("stepwise.md")), "--out", str(out))
-    assert result.returncode == 0, result.stderr
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.goto((out / "html" / "stepwise.html").as_uri())
-    page.wait_for_function("document.body.classList.contains('jd-ready')")
-    yield page
-    page.close()
+    with opened(browser, build(tmp_path_factory, DECK.with_name("stepwise.md")) / "html" / "stepwise.html") as page:
+        yield page
 
 
 def test_incremental_true_steps_every_list_of_the_slides_in(stepwise):
