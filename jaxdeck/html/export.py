@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
-from nbconvert import HTMLExporter
+from jaxdeck.html.exporter import DeckExporter
 
 from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES, install_assets, is_theme_file, theme_sheets
@@ -50,9 +50,9 @@ def remote_images(rendered: str, images: dict | None) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def exporter() -> HTMLExporter:
+def exporter() -> DeckExporter:
     """One nbconvert exporter per process: its templates are compiled once."""
-    made = HTMLExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
+    made = DeckExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
     made.register_filter("markdown2html", markdown.render)
     made.register_filter("remote_images", remote_images)
     for preprocessor in PREPROCESSORS:
