@@ -81,7 +81,7 @@ $(LIVE_BUILT): $(LIVE_SOURCES) package-lock.json $(NPM_STAMP) $(PY_STAMP)
 	  || { echo "$$out"; exit 1; }
 	@test -f $@ && touch $@
 
-setup: $(PY_STAMP) $(NPM_STAMP) $(LIVE_BUILT) ## install Python and front-end dependencies, build the live extension
+setup: $(PY_STAMP) $(COMPILED) $(NPM_STAMP) $(LIVE_BUILT) ## install Python and front-end dependencies, build the live extension
 
 extension: $(LIVE_BUILT)
 
@@ -112,12 +112,14 @@ preview: setup ## the HTML deck on 127.0.0.1, rebuilt on save, reloaded at the s
 bench: setup ## performance benchmarks (not part of make test): build/bench/*.json
 	$(PY) -m jaxdeck bench $(DECKS)
 
-test: setup $(COMPILED) ## the whole pytest suite: on every core (pytest-xdist), then the live keyboard tests alone
+test: setup ## the whole pytest suite: on every core (pytest-xdist), then the live keyboard tests alone
 	$(PY) -m pytest -n auto --dist loadgroup -m "not alone"
 	$(PY) -m pytest -m alone
 
-# compiled once: without it every kernel and CLI the tests start compiles what it imports
-# (PYTHONDONTWRITEBYTECODE set, or a read-only .venv, stops Python from keeping it)
+# compiled once, as part of setup: without it every kernel, CLI and test process compiles what it
+# imports (PYTHONDONTWRITEBYTECODE set, or a read-only .venv, stops Python from keeping it): on a
+# 2-core machine `import jax` takes 3 s instead of 1, so every deck's first cell, and a CLI
+# rebuild after a prose edit 1.7 s more
 $(COMPILED): $(PY_STAMP)
 	@$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null 2>&1 || true
 	@touch $@
