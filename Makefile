@@ -1,6 +1,12 @@
 # The front door. Every target installs what it needs into .venv/ and node_modules/ on first use.
 SHELL := /bin/bash
-PYTHON ?= python3
+# the Python .venv is made from: the oldest Python 3.12 or newer on PATH or in pyenv (JAX 0.11 and
+# newer need 3.12), else python3 (on Python 3.11 the lock gives JAX 0.10.2, the newest for 3.11);
+# PYTHON=/path/to/python chooses
+ifndef PYTHON
+PYTHON := $(shell for c in python3.12 python3.13 python3.14 python3.15 $$(ls -d "$${PYENV_ROOT:-$$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3 2>/dev/null); do \
+  "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo "$$c"; exit; }; done; echo python3)
+endif
 VENV := .venv
 PY := $(VENV)/bin/python
 PY_STAMP := $(VENV)/.jaxdeck-installed
@@ -10,8 +16,11 @@ UV := .uv/bin/uv
 INSTALLER ?= uv
 REMEMBERED := $(strip $(shell cat $(VENV)/.jaxdeck-extras 2>/dev/null))
 EXTRAS ?= $(REMEMBERED)
-# another choice of extras than the one installed re-syncs .venv
+# another choice of extras, or of Python, than the one installed re-syncs .venv
 RESYNC := $(if $(filter-out $(REMEMBERED),$(EXTRAS))$(filter-out $(EXTRAS),$(REMEMBERED)),FORCE,)
+RESYNC := $(RESYNC)$(if $(filter-out $(shell cat $(VENV)/.jaxdeck-python 2>/dev/null),$(PYTHON)),FORCE,)
+# what `make` installs besides the package itself: the live slideshow, the browser, the tests' tools
+OWN_EXTRAS := live browser dev
 JOBS ?=
 NPM_STAMP := node_modules/.jaxdeck-installed
 # the live slideshow's front end: TypeScript in LIVE_EXT, built as a JupyterLab prebuilt extension
@@ -27,7 +36,7 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf article check present present-stop rehearse preview test bench clean setup extension help lock FORCE
+.PHONY: all slides pdf article check present present-stop rehearse preview test bench clean setup extension help lock wheelhouse FORCE
 
 all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
@@ -46,14 +55,17 @@ $(UV):
 ifeq ($(INSTALLER),pip)
 $(PY_STAMP): pyproject.toml setup.py requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo '$(PYTHON)' > $(VENV)/.jaxdeck-python
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
 else
 $(PY_STAMP): pyproject.toml setup.py uv.lock $(RESYNC)
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) $(UV)
-	UV_PYTHON_DOWNLOADS=never $(UV) sync --quiet --frozen --python $(PYTHON) --extra dev $(EXTRAS:%=--extra %)
+	UV_PYTHON_DOWNLOADS=never $(UV) sync --quiet --frozen --python $(PYTHON) $(OWN_EXTRAS:%=--extra %) $(EXTRAS:%=--extra %)
 	@echo '$(EXTRAS)' > $(VENV)/.jaxdeck-extras
+	@echo '$(PYTHON)' > $(VENV)/.jaxdeck-python
+	@$(PY) -c 'import sys; sys.version_info < (3, 12) and print("note: Python %d.%d gets JAX 0.10.2, the newest for it; for the newest JAX give make a Python 3.12 or newer (PYTHON=/path/to/python3.12)" % sys.version_info[:2])'
 	@touch $@
 endif
 
@@ -61,7 +73,7 @@ FORCE:
 
 lock: $(UV) ## after editing pyproject.toml's dependencies: re-lock (uv.lock) and export requirements.lock
 	$(UV) lock
-	$(UV) export --quiet --frozen --extra dev --no-emit-project --output-file requirements.lock
+	$(UV) export --quiet --frozen $(OWN_EXTRAS:%=--extra %) --no-emit-project --output-file requirements.lock
 
 # npm ci installs reveal.js and KaTeX (decks load them) and, as an npm workspace, the live
 # extension's dependencies and its builder (@jupyterlab/builder, TypeScript)
@@ -123,6 +135,11 @@ test: setup ## the whole pytest suite: on every core (pytest-xdist), then the li
 $(COMPILED): $(PY_STAMP)
 	@$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null 2>&1 || true
 	@touch $@
+
+PYTHON_VERSION ?= 3.12
+PLATFORM ?= manylinux_2_28_x86_64
+wheelhouse: setup ## an offline install for a box with its own JAX/CUDA: build/wheelhouse/ [PYTHON_VERSION=3.12] [PLATFORM=manylinux_2_28_x86_64] [WITH=live,browser] [HAVE=box-freeze.txt]
+	$(PY) -m jaxdeck.wheelhouse --python-version $(PYTHON_VERSION) --platform $(PLATFORM) $(if $(filter command line environment,$(origin WITH)),--with '$(WITH)',) $(if $(HAVE),--have '$(HAVE)',)
 
 clean: ## remove build/ (artefacts and caches)
 	rm -rf build

@@ -14,6 +14,7 @@ so that a test, a check and a print all wait for the same things.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import re
 import shutil
@@ -119,7 +120,11 @@ def _runnable(path: Path) -> bool:
 
 
 def find_chromium(environ: Mapping[str, str] | None = None, root: Path | None = None) -> str:
-    """Path of a Chromium-family browser, or a DeckError that says how to install one."""
+    """Path of a Chromium-family browser, or a DeckError that says how to install one (or Playwright,
+    which drives it: the ``browser`` extra, which a plain ``pip install jaxdeck`` leaves out)."""
+    if importlib.util.find_spec("playwright") is None:
+        raise DeckError(None, None, "no Playwright to drive a Chromium (needed for PDF export and browser checks)",
+                        "pip install 'jaxdeck[browser]' (make installs it)")
     environ = os.environ if environ is None else environ
     explicit = environ.get("CHROMIUM")
     if explicit:
@@ -147,9 +152,9 @@ def given_or_started(browser=None) -> Iterator["object"]:
 @contextlib.contextmanager
 def chromium() -> Iterator["object"]:
     """A started headless browser (Playwright ``Browser``), closed on exit."""
+    executable = find_chromium()  # or a DeckError, Playwright's absence included
     from playwright.sync_api import sync_playwright
 
-    executable = find_chromium()
     profile = tempfile.mkdtemp(prefix="jaxdeck-chromium-")
     try:
         with sync_playwright() as p:

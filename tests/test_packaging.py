@@ -12,11 +12,17 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+from importlib import metadata
+
 import pytest
+from packaging.requirements import Requirement
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
 UV = ROOT / ".uv" / "bin" / "uv"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+# what `make` installs beside the package (the Makefile's OWN_EXTRAS)
+OWN = ("--extra", "live", "--extra", "browser", "--extra", "dev")
 
 pytestmark = pytest.mark.skipif(not UV.exists(), reason="no .uv/bin/uv: `make setup` bootstraps it (INSTALLER=pip does not)")
 
@@ -49,23 +55,44 @@ def test_the_lock_agrees_with_pyproject_and_the_bootstrapped_uv():
 
 
 def test_requirements_lock_is_the_lock_exported_for_pip():
-    exported = uv("export", "--frozen", "--extra", "dev", "--no-emit-project").stdout
+    exported = uv("export", "--frozen", *OWN, "--no-emit-project").stdout
     strip = lambda text: [line for line in text.splitlines() if not line.startswith("#")]  # noqa: E731
     assert strip((ROOT / "requirements.lock").read_text(encoding="utf-8")) == strip(exported), \
         "requirements.lock is stale: run `make lock`"
 
 
 def test_the_venv_holds_exactly_the_locked_versions():
-    done = uv("sync", "--frozen", "--dry-run", "--extra", "dev")
+    done = uv("sync", "--frozen", "--dry-run", *OWN)
     changes = [line for line in done.stderr.splitlines() if line.strip()[:2] in ("+ ", "- ")]
     assert not changes, "the .venv differs from uv.lock:\n" + "\n".join(changes)
 
 
 @pytest.mark.parametrize("extra, plugin", [("cuda", "jax-cuda12-plugin"), ("cuda13", "jax-cuda13-plugin")])
 def test_the_gpu_extras_resolve_from_the_lock_without_downloading(extra, plugin):
-    done = uv("sync", "--frozen", "--dry-run", "--extra", "dev", "--extra", extra)
-    jax = next(p["version"] for p in tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))["package"]
-               if p["name"] == "jax")
+    done = uv("sync", "--frozen", "--dry-run", *OWN, "--extra", extra)
+    jax = metadata.version("jax")  # the lock's JAX for this Python
     planned = done.stderr
     assert f"+ {plugin}=={jax}" in planned, planned
     assert re.search(r"\+ nvidia-cublas(-cu12)?==", planned), planned  # CUDA 13 drops the suffix
+
+
+def test_make_installs_the_extras_the_tests_expect():
+    assert f"OWN_EXTRAS := {' '.join(OWN[1::2])}\n" in (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
+def locked(name: str) -> dict[str, list[str]]:
+    """version -> the Pythons it is locked for (its resolution markers, [] for all)."""
+    return {p["version"]: p.get("resolution-markers", []) for p in
+            tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))["package"] if p["name"] == name}
+
+
+def test_the_range_admits_every_jax_from_the_oldest_supported_and_the_lock_has_the_newest_for_each_python():
+    ranges = {Requirement(r).name: Requirement(r).specifier for r in PYPROJECT["project"]["dependencies"]}
+    assert "0.10.2" in ranges["jax"] and "0.10.1" not in ranges["jax"]
+    assert all(v in ranges["jax"] and v in ranges["jaxlib"] for v in ("0.11.2", "0.12.0"))
+    jax = locked("jax")
+    newest = max(jax, key=Version)
+    assert Version(newest) >= Version("0.12"), jax
+    assert any("3.12" in marker for marker in jax[newest]), jax[newest]  # JAX 0.11 and newer need Python 3.12
+    assert any("< '3.12'" in marker for marker in jax.get("0.10.2", [])), jax  # the newest for Python 3.11
+    assert set(locked("jaxlib")) == set(jax)

@@ -29,7 +29,7 @@ from pathlib import Path
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.decks import SLIDES, find_decks
 from jaxdeck.errors import DeckError, display_path
-from jaxdeck.live.server import LOOPBACK, check_extension, is_loopback, start_server
+from jaxdeck.live.server import LOOPBACK, check_extension, check_installed, is_loopback, start_server
 from jaxdeck.stopping import STOP, Stopped
 
 
@@ -91,7 +91,8 @@ def run(args) -> int:
         return 0
     if args.detach:
         choose_deck(args.decks)
-        check_extension()  # said here, not in the background process's log
+        check_installed()  # said here, not in the background process's log
+        check_extension()
         started = detached.detach(detached_argv(args), args.out)
         say(f"Presenting in the background (pid {started['pid']}); it keeps running when this session ends")
         say(f"  slideshow:  {started['url']}")

@@ -89,25 +89,30 @@ def errors_listed(nb, deck: Path):
     """``nb``, its cells' unexpected errors (not tagged ``raises-exception``) added to the build
     record's warnings when the deck allows errors (``allow_errors``), else the first of them as
     the DeckError a run would have raised (a cached run made while errors were allowed)."""
+    from jaxdeck import claims
     from jaxdeck.errors import DeckError
     from jaxdeck.options import DeckOptions
     from jaxdeck.records import cell_info
 
-    found = []
+    found, checks = [], []
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
         error = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
         if cell.cell_type != "code" or error is None or "raises-exception" in tags:
             continue
         info = cell_info(cell)
-        found.append(DeckError(deck, info.get("line"), f"{error.get('ename')}: {error.get('evalue')}",
-                               slide=info.get("slide")))
+        message = (claims.failure(None, error.get("ename"), error.get("evalue")) if claims.is_check(cell)
+                   else f"{error.get('ename')}: {error.get('evalue')}")
+        found.append(DeckError(deck, info.get("line"), message, slide=info.get("slide")))
+        checks.append(claims.is_check(cell))
     if found and not DeckOptions.of(nb).allow_errors:
         raise DeckError(found[0].path, found[0].line, found[0].message,
                         "fix the cell, or tag it raises-exception if the error is the point", slide=found[0].slide)
     if found:
         record = BuildRecord.of(nb)
-        listed = [f"{e.location()}: {e.message.splitlines()[0]}; the slide shows it (allow_errors)" for e in found]
+        listed = [f"{e.location()}: {e.message.splitlines()[0]}; "
+                  + ("a check, shown nowhere (allow_errors)" if check else "the slide shows it (allow_errors)")
+                  for e, check in zip(found, checks)]
         record.warnings = list(dict.fromkeys((record.warnings or []) + listed))
         record.write(nb)
     return nb

@@ -196,6 +196,16 @@ class Server:
 RISE_SETTINGS = {"theme": "white", "center": False, "slideNumber": "c/t",
                  "transition": "none"}
 
+def check_installed() -> None:
+    """A DeckError unless Jupyter's server and RISE are installed (the ``live`` extra, which `make` installs)."""
+    import importlib.util
+
+    missing = [name for name in ("jupyter_server", "jupyterlab", "jupyterlab_rise") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise DeckError(None, None, f"the live slideshow needs JupyterLab and RISE ({', '.join(missing)} not installed)",
+                        "pip install 'jaxdeck[live]' (make installs it)")
+
+
 def check_extension(folder: Path | None = None) -> None:
     """A DeckError unless our built extension is in ``folder``: without it RISE would still show the
     deck, with no columns, notes, presenter keys or widgets, and nothing would say why."""
@@ -257,6 +267,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
     if not is_loopback(ip) and not allow_remote:
         raise DeckError(None, None, f"refusing to listen on {ip}, which is not a loopback address",
                         "use an SSH port forward instead (see README), or pass --allow-remote if you really mean it")
+    check_installed()
     check_extension()
     if port == 0:
         port = free_port(ip if is_loopback(ip) else LOOPBACK)

@@ -92,6 +92,20 @@ def test_a_failing_check_says_the_claim_no_longer_holds_on_this_machine(write_de
     assert says in str(caught.value) and "\n" not in str(caught.value)
 
 
+def test_where_errors_are_allowed_every_failing_check_is_listed_and_the_deck_runs_on(write_deck):
+    from jaxdeck.execute import errors_listed
+    from jaxdeck.records import BuildRecord
+
+    deck = write_deck("---\njupyter:\n  jaxdeck:\n    allow_errors: true\n---\n\n"
+                      + CLAIM.format(check='assert x.dtype == jnp.float16, "expected float16"')
+                      + '\n```python\ny = 2 * x\n```\n\n```python tags=["check"]\nassert y.sum() == 7, "expected 7"\n```\n')
+    nb = errors_listed(run(deck), deck)
+    warnings = BuildRecord.of(nb).warnings
+    assert [w.split(": ", 1)[1] for w in warnings] == [
+        "the claim no longer holds on this machine: expected float16; a check, shown nowhere (allow_errors)",
+        "the claim no longer holds on this machine: expected 7; a check, shown nowhere (allow_errors)"]
+
+
 #: a cell that starts a process outside its kernel's tree and group: `setsid` in a shell that exits at
 #: once, so the sleeper is handed to init in a session of its own; it writes its pid beside the deck
 ESCAPE = ('```python\nimport subprocess\nsubprocess.run(["sh", "-c", "setsid sleep 300 & echo $! > escaped.pid"], '

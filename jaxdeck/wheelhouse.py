@@ -1,0 +1,262 @@
+"""An offline install of jaxdeck for a box that brings its own JAX and CUDA (``make wheelhouse``).
+
+A cluster's GPU node or a lab box usually has a Python with JAX and its CUDA plugin already (a
+module, a container) and often no route to PyPI. This writes ``build/wheelhouse/``: the jaxdeck
+wheel and every package it needs, at the versions of ``uv.lock``, as wheels for the box's Python
+and platform, except JAX, jaxlib, the CUDA plugins and what JAX itself needs (NumPy, SciPy,
+ml_dtypes, opt_einsum): a box with JAX has those, and the box's own are the ones that match its
+CUDA. On the box::
+
+    python -m pip install --no-index --find-links wheelhouse 'jaxdeck[live]'
+
+uv resolves the set for the target (``uv pip compile --python-version --python-platform``, the
+lock's versions as constraints) and pip downloads it (``--only-binary`` for the target's tags,
+checked against the lock's hashes). ``--have FILE`` (the box's ``pip list --format=freeze``)
+leaves out what the box already has at a version that fits, so the folder carries only what is
+missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+UV = ROOT / ".uv" / "bin" / "uv"
+OUT = ROOT / "build" / "wheelhouse"
+# the box's own: JAX and its compiled parts, whatever CUDA/ROCm/TPU plugin it has
+BOX_OWN = re.compile(r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|jax-rocm\d+-(plugin|pjrt)|libtpu|nvidia-.*)$")
+EXTRAS = ("live", "browser")
+
+
+class WheelhouseError(Exception):
+    """One line for the user: what failed and what to do."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """The box: its Python (``3.12``) and platform tag (``manylinux_2_28_x86_64``)."""
+
+    python: str
+    platform: str
+
+    def _tag(self) -> tuple[int, int, str]:
+        """(glibc major, glibc minor, architecture) of the manylinux tag."""
+        match = re.fullmatch(r"manylinux_(\d+)_(\d+)_(\w+)", self.platform)
+        if not match:
+            raise WheelhouseError(f"PLATFORM={self.platform}: give a manylinux tag such as manylinux_2_28_x86_64")
+        return int(match.group(1)), int(match.group(2)), match.group(3)
+
+    @property
+    def uv_platform(self) -> str:
+        """uv's spelling of the platform: ``x86_64-manylinux_2_28``."""
+        major, minor, arch = self._tag()
+        return f"{arch}-manylinux_{major}_{minor}"
+
+    def markers(self) -> dict[str, str]:
+        """The environment markers of the box, for the lock's per-Python and per-platform lines."""
+        return {"python_version": self.python, "python_full_version": f"{self.python}.0", "sys_platform": "linux",
+                "platform_system": "Linux", "platform_machine": self._tag()[2], "os_name": "posix",
+                "implementation_name": "cpython", "platform_python_implementation": "CPython", "extra": ""}
+
+    def pip_platforms(self) -> list[str]:
+        """Every platform tag a wheel for this glibc may carry (pip matches them one by one)."""
+        major, minor, arch = self._tag()
+        tags = [f"manylinux_{major}_{n}_{arch}" for n in range(minor, 4, -1)]
+        legacy = {17: "manylinux2014", 12: "manylinux2010", 5: "manylinux1"}
+        return tags + [f"{name}_{arch}" for glibc, name in legacy.items() if minor >= glibc]
+
+
+def _run(command: list[str], what: str, env: dict | None = None) -> str:
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-3:]
+        raise WheelhouseError(f"{what} failed: {' / '.join(line.strip() for line in last)}")
+    return done.stdout
+
+
+def _uv_env() -> dict:
+    return dict(os.environ, UV_PYTHON_DOWNLOADS="never")
+
+
+def requirements(extras: tuple[str, ...]) -> list[Requirement]:
+    """jaxdeck's own requirements with ``extras``, less the box's own packages."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [*project["dependencies"], *(r for extra in extras for r in project["optional-dependencies"][extra])]
+    return [r for r in map(Requirement, wanted) if not BOX_OWN.match(canonicalize_name(r.name))]
+
+
+def locked_pins(target: Target) -> dict[str, str]:
+    """name -> version for every package the lock installs on ``target`` with ``make``'s extras."""
+    exported = _run([str(UV), "export", "--frozen", "--no-emit-project", "--no-hashes", "--no-header",
+                     "--no-annotate", *(f"--extra={e}" for e in (*EXTRAS, "dev"))], "uv export", _uv_env())
+    pins = {}
+    for line in exported.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "-")):
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate(target.markers()):
+                pins[canonicalize_name(requirement.name)] = str(requirement.specifier).removeprefix("==")
+    return pins
+
+
+def resolve(target: Target, wanted: list[str], constraints: dict[str, str], prefer: dict[str, str],
+            scratch: Path) -> dict[str, str]:
+    """uv's resolution of ``wanted`` for ``target``: name -> version. ``constraints`` pin versions;
+    ``prefer`` names versions to take where they fit (the box's own)."""
+    (scratch / "in.txt").write_text("\n".join(wanted) + "\n", encoding="utf-8")
+    (scratch / "constraints.txt").write_text("".join(f"{n}=={v}\n" for n, v in constraints.items()), encoding="utf-8")
+    out = scratch / "out.txt"
+    out.write_text("".join(f"{n}=={v}\n" for n, v in prefer.items()), encoding="utf-8")  # uv prefers these
+    _run([str(UV), "pip", "compile", "--quiet", "--no-header", "--no-annotate", "--python-version", target.python,
+          "--python-platform", target.uv_platform, "-c", str(scratch / "constraints.txt"), "-o", str(out),
+          str(scratch / "in.txt")], f"resolving for Python {target.python} on {target.platform}", _uv_env())
+    resolved = {}
+    for line in out.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith(("#", "-", " ")):
+            requirement = Requirement(line.split(" #")[0])
+            resolved[canonicalize_name(requirement.name)] = str(requirement.specifier).removeprefix("==")
+    return resolved
+
+
+def read_have(path: Path) -> dict[str, str]:
+    """The box's packages from ``pip list --format=freeze`` (or ``pip freeze``): name -> version."""
+    have = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.split("#")[0].strip()
+        if not line or line.startswith("-"):
+            continue
+        name, sep, version = line.partition("==")
+        if not sep or not version.strip():
+            raise WheelhouseError(f"{path}:{number}: expected NAME==VERSION, as `python -m pip list --format=freeze` "
+                                  "prints on the box")
+        have[canonicalize_name(name.strip())] = version.strip()
+    return have
+
+
+def plan(target: Target, extras: tuple[str, ...], have: dict[str, str], scratch: Path) -> tuple[dict, dict, list]:
+    """(to download, kept out as the box's JAX, kept out as already on the box): name -> version each."""
+    pins = locked_pins(target)
+    wanted = [str(r) for r in requirements(extras)]
+    jax = resolve(target, [f"jax=={pins['jax']}"], {}, {}, scratch)  # what a box with JAX has
+    jax_own = {n: v for n, v in jax.items() if n != "jax"} | {"jax": pins["jax"]}
+    constraints = {n: v for n, v in pins.items() if n not in have and n not in jax_own}
+    prefer = {n: v for n, v in have.items() if not BOX_OWN.match(n)}
+    resolved = resolve(target, wanted, constraints, prefer, scratch)
+    misfits = {n: pins[n] for n, v in resolved.items() if n in have and have[n] != v and n in pins}
+    if misfits:  # where the box's version does not fit, the lock's (the one the tests ran with), not the newest
+        resolved = resolve(target, wanted, constraints | misfits, prefer, scratch)
+    on_box = {n: v for n, v in resolved.items() if n not in jax_own and have.get(n) == v}
+    download = {n: v for n, v in resolved.items() if n not in jax_own and not BOX_OWN.match(n) and n not in on_box}
+    return download, jax_own, sorted(on_box)
+
+
+def download(target: Target, pins: dict[str, str], folder: Path) -> None:
+    """pip download of exactly ``pins``, binary wheels for ``target``, no dependencies of their own."""
+    requirements_file = folder.parent / f".{folder.name}.requirements.txt"
+    requirements_file.write_text("".join(f"{n}=={v}\n" for n, v in sorted(pins.items())), encoding="utf-8")
+    try:
+        platforms = [arg for tag in target.pip_platforms() for arg in ("--platform", tag)]
+        env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
+        _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+              "--python-version", target.python, "--implementation", "cp", *platforms, "--dest", str(folder),
+              "-r", str(requirements_file)], f"downloading wheels for Python {target.python} on {target.platform}",
+             env)
+    finally:
+        requirements_file.unlink(missing_ok=True)
+
+
+def build_wheel(folder: Path) -> Path:
+    """The jaxdeck wheel of this checkout (theme, npm files and the built live extension inside)."""
+    before = set(folder.glob("jaxdeck-*.whl"))
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
+          "--wheel-dir", str(folder), str(ROOT)], "building the jaxdeck wheel (run `make setup` first)")
+    made = set(folder.glob("jaxdeck-*.whl")) - before
+    return made.pop()
+
+
+def write(target: Target, extras: tuple[str, ...], have_file: Path | None, out: Path = OUT) -> str:
+    """Make ``out`` afresh (built beside it, then moved into place); returns the summary line."""
+    have = read_have(have_file) if have_file else {}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    try:
+        with tempfile.TemporaryDirectory() as scratch:
+            pins, box, on_box = plan(target, extras, have, Path(scratch))
+        download(target, pins, staging)
+        build_wheel(staging)
+        extra = f"[{','.join(extras)}]" if extras else ""
+        (staging / "INSTALL.txt").write_text(
+            f"jaxdeck{extra} for Python {target.python} on {target.platform}, offline.\n"
+            "Into the box's environment (or a venv made with --system-site-packages, so the box's JAX is seen):\n\n"
+            f"    python -m pip install --no-index --find-links wheelhouse 'jaxdeck{extra}'\n\n"
+            f"Left out, the box's own: {', '.join(sorted(box))} and its CUDA plugins\n"
+            + (f"Left out, already on the box: {', '.join(on_box)}\n" if on_box else ""), encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out)
+        staging.rename(out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    wheels = sorted(out.glob("*.whl"))
+    size = sum(w.stat().st_size for w in wheels)
+    return (f"{display(out)}: {len(wheels)} wheels, {size / 1e6:.1f} MB, jaxdeck{extra} for Python {target.python} "
+            f"on {target.platform}; left out: JAX ({', '.join(sorted(box))})"
+            + (f" and {len(on_box)} packages the box has" if on_box else ""))
+
+
+def display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m jaxdeck.wheelhouse", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--python-version", default="3.12", help="the box's Python, X.Y (default 3.12)")
+    parser.add_argument("--platform", default="manylinux_2_28_x86_64",
+                        help="the box's platform tag (default manylinux_2_28_x86_64: glibc 2.28 or newer, x86-64)")
+    parser.add_argument("--with", dest="extras", default=",".join(EXTRAS),
+                        help="extras to include, comma-separated: live (present, rehearse), browser (PDFs, check, "
+                             "rehearse: Playwright, 53 MB, for a box with a Chromium); default live,browser; '' for "
+                             "building decks only")
+    parser.add_argument("--have", type=Path, help="the box's `python -m pip list --format=freeze`: what it has is left out")
+    parser.add_argument("--out", type=Path, default=OUT, help="the folder to write (default build/wheelhouse)")
+    args = parser.parse_args(argv)
+    extras = tuple(e for e in (x.strip() for x in args.extras.split(",")) if e)
+    try:
+        unknown = [e for e in extras if e not in EXTRAS]
+        if unknown:
+            raise WheelhouseError(f"WITH={args.extras}: no extra {unknown[0]!r}; choose from {', '.join(EXTRAS)}")
+        if not re.fullmatch(r"3\.\d+", args.python_version):
+            raise WheelhouseError(f"PYTHON_VERSION={args.python_version}: give the box's Python as X.Y, e.g. 3.12")
+        if args.have and not args.have.is_file():
+            raise WheelhouseError(f"HAVE={args.have}: no such file; on the box run "
+                                  "`python -m pip list --format=freeze > have.txt` and copy it here")
+        if not UV.exists():
+            raise WheelhouseError("no .uv/bin/uv: run `make setup` first")
+        target = Target(args.python_version, args.platform)
+        target.pip_platforms()  # a wrong tag said before anything is resolved
+        print(write(target, extras, args.have, args.out.resolve()))
+    except WheelhouseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""make wheelhouse: an offline install for a box that brings its own JAX.
+
+The folder is made for this machine's Python and platform (uv resolves, pip downloads from the
+package index), then a fresh virtual environment that holds only a JAX installs jaxdeck from it
+with ``--no-index`` (and, where this user may, in a network namespace with no network at all)
+and builds a deck. What the box's JAX brings is never in the folder; what the box has (``--have``)
+is left out where its version fits.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.utils import canonicalize_name
+
+from jaxdeck import wheelhouse
+from jaxdeck.wheelhouse import Target
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Target(f"{sys.version_info.major}.{sys.version_info.minor}", "manylinux_2_28_x86_64")
+JAX_OWN = ("jax", "jaxlib", "numpy", "scipy", "ml_dtypes", "opt_einsum")
+DECK = """\
+---
+title: On the box
+---
+
+# The box's own JAX
+
+```python
+import jax, jax.numpy as jnp
+print("devices", jax.devices()[0].platform, float(jnp.arange(4.0).sum()))
+```
+
+```python tags=["check"]
+assert jax.__version__ == "{version}", "the deck runs on the box's JAX"
+```
+"""
+
+
+def test_a_platform_tag_stands_for_every_older_glibc_pip_may_see():
+    tags = Target("3.12", "manylinux_2_28_x86_64").pip_platforms()
+    assert tags[0] == "manylinux_2_28_x86_64" and "manylinux_2_17_x86_64" in tags
+    assert {"manylinux2014_x86_64", "manylinux1_x86_64"} <= set(tags)
+    assert Target("3.12", "manylinux_2_28_aarch64").markers()["platform_machine"] == "aarch64"
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--with", "lve"], "no extra 'lve'; choose from live, browser"),
+    (["--python-version", "312"], "give the box's Python as X.Y"),
+    (["--platform", "win_amd64"], "give a manylinux tag"),
+    (["--have", "no-such-file.txt"], "no such file; on the box run `python -m pip list --format=freeze"),
+])
+def test_a_wrong_argument_is_one_line(args, said, tmp_path, capsys):
+    assert wheelhouse.main([*args, "--out", str(tmp_path / "wh")]) == 1
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "wh").exists()
+
+
+def test_a_have_file_line_that_is_not_name_version_is_named(tmp_path):
+    have = tmp_path / "have.txt"
+    have.write_text("numpy==2.4.6\njupyterlab\n", encoding="utf-8")
+    with pytest.raises(wheelhouse.WheelhouseError, match=r"have.txt:2: expected NAME==VERSION"):
+        wheelhouse.read_have(have)
+
+
+def test_what_the_box_has_is_left_out_where_it_fits_and_the_box_jax_never_goes_in(tmp_path):
+    pygments, pyyaml = metadata.version("pygments"), metadata.version("pyyaml")
+    download, box, on_box = wheelhouse.plan(HERE, ("live",), {"pygments": pygments, "pyyaml": "5.1"}, tmp_path)
+    assert "pygments" in on_box and "pygments" not in download
+    assert download["pyyaml"] == pyyaml  # 5.1 is older than jaxdeck asks for: the lock's goes in
+    assert {"jupyterlab", "jupyterlab-rise", "nbclient", "jupytext", "ipykernel"} <= set(download)
+    assert "playwright" not in download  # the browser extra was not asked for
+    assert {canonicalize_name(n) for n in JAX_OWN} <= set(box)
+    assert not any(n.startswith(("jax", "nvidia-")) for n in download), download
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A wheelhouse for this machine's Python, building decks only (no extras)."""
+    out = tmp_path_factory.mktemp("wheelhouse") / "wheelhouse"
+    assert wheelhouse.main(["--python-version", HERE.python, "--platform", HERE.platform, "--with", "",
+                            "--out", str(out)]) == 0
+    return out
+
+
+def jax_only_venv(folder: Path) -> Path:
+    """A fresh venv whose only packages are JAX and what JAX needs (this venv's copies, seen through a .pth)."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", folder], check=True)
+    site = Path(subprocess.run([folder / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    own = folder / "jax-only"
+    here = Path(sysconfig.get_paths()["purelib"])
+    for name in JAX_OWN:
+        dist = metadata.distribution(name)
+        for entry in {Path(str(f)).parts[0] for f in dist.files or []} - {".."}:
+            if (here / entry).exists() and not (own / entry).exists():
+                own.mkdir(exist_ok=True)
+                (own / entry).symlink_to(here / entry)
+    (site / "jax-only.pth").write_text(f"{own}\n", encoding="utf-8")
+    return folder / "bin" / "python"
+
+
+def offline(command: list) -> list:
+    """``command`` in a network namespace of its own (no network at all) where this user may make one."""
+    unshare = shutil.which("unshare")
+    if unshare and subprocess.run([unshare, "-n", "true"], capture_output=True).returncode == 0:
+        return [unshare, "-n", *command]
+    return command
+
+
+def test_the_folder_holds_jaxdeck_and_its_packages_but_not_jax(built):
+    names = {canonicalize_name(p.name.split("-")[0]) for p in built.glob("*.whl")}
+    assert {"jaxdeck", "jupytext", "nbclient", "nbconvert", "ipykernel", "matplotlib"} <= names
+    assert not names & {canonicalize_name(n) for n in JAX_OWN}, names
+    assert not names & {"playwright", "jupyterlab", "jupyterlab-rise"}, names
+    assert "--no-index --find-links wheelhouse 'jaxdeck'" in (built / "INSTALL.txt").read_text(encoding="utf-8")
+
+
+def test_a_venv_with_only_jax_installs_from_it_offline_and_builds_a_deck(built, tmp_path):
+    python = jax_only_venv(tmp_path / "venv")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env.update(PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", PIP_CONFIG_FILE=os.devnull)
+    install = subprocess.run(offline([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-index",
+                                      "--find-links", built, "jaxdeck"]), env=env, capture_output=True, text=True,
+                             timeout=300)
+    assert install.returncode == 0, install.stderr
+    talk = tmp_path / "talk"
+    talk.mkdir()
+    (talk / "box.md").write_text(DECK.replace("{version}", metadata.version("jax")), encoding="utf-8")
+    done = subprocess.run(offline([python, "-m", "jaxdeck", "build", "box.md"]), cwd=talk, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "devices cpu 6.0" in (talk / "build" / "notebooks" / "box.ipynb").read_text(encoding="utf-8")
+    assert (talk / "build" / "html" / "box.html").is_file()
+
+    # what the extras bring says so in one line, naming the extra
+    for verb, extra in (("pdf", "jaxdeck[browser]"), ("present", "jaxdeck[live]")):
+        said = subprocess.run(offline([python, "-m", "jaxdeck", verb, "box.md", *(["--no-browser"] if verb == "present" else [])]),
+                              cwd=talk, env=env, capture_output=True, text=True, timeout=120)
+        assert said.returncode == 1, (verb, said.stdout, said.stderr)
+        assert f"pip install '{extra}'" in said.stderr and "Traceback" not in said.stderr, (verb, said.stderr)
