@@ -15,21 +15,24 @@ import re
 from typing import Callable
 
 from ._jaxpr.hlo_text import (
+    Collective,
     HloComputation,
     HloInstruction,
     Kernel,
     canonical,
     clean_hlo,
+    collectives,
     kernels_of,
     parse_hlo,
+    replica_groups,
     stablehlo_ops,
 )
 from ._jaxpr.lexers import IRLexer, JaxprLexer
 from ._jaxpr.views import HloDiff, HloView, JaxprView, Residuals
 
 __all__ = [
-    "HloComputation", "HloDiff", "HloInstruction", "HloView", "IRLexer", "JaxprLexer", "JaxprView", "Kernel",
-    "Residuals", "canonical", "clean_hlo", "diff", "hlo", "kernels_of", "parse_hlo", "residuals", "show",
+    "Collective", "HloComputation", "HloDiff", "HloInstruction", "HloView", "IRLexer", "JaxprLexer", "JaxprView", "Kernel",
+    "Residuals", "canonical", "clean_hlo", "collectives", "diff", "hlo", "kernels_of", "parse_hlo", "replica_groups", "residuals", "show",
     "stablehlo_ops",
 ]
 

@@ -31,6 +31,20 @@ BREAKS = {
                           "full float32 should be within 1e-5"),
     "gradient average removed": ("05-many-devices.md", '    l, g = lax.pmean((l, g), axis_name="batch")          # the new line',
                                  "    pass", "another loss than on one device"),
+    "a constructor said to refuse nested lists": ("07-sharp-bits.md", "for takes_arrays in (jnp.stack, jnp.concatenate):",
+                                                  "for takes_arrays in (jnp.stack, jnp.array):",
+                                                  "array should refuse a list of lists"),
+    "bf16 accumulated in bf16": ("12-performance-tooling.md", "plain = jnp.matmul(a16, b16)                          # a bfloat16 result",
+                                 "plain = sum((a16[:, k, None] * b16[k] for k in range(n)), jnp.zeros((n, n), jnp.bfloat16))",
+                                 "both should accumulate in float32"),
+    "matmul left out of the FLOPs": ("12-performance-tooling.md", "cost = compiled.cost_analysis()",
+                                     'cost = {**compiled.cost_analysis(), "flops": 512.0}', "should include the matmul"),
+    "loader reads one range": ("10-sharding-in-depth.md", "    return runs", "    return [(runs[0][0], runs[-1][1])]",
+                               "host 0 should read only its devices' rows"),
+    "replica groups said to run along data": ("05-many-devices.md",
+                                              "along_model = tuple(map(tuple, np.arange(mesh.size).reshape(mesh.devices.shape)))  # positions in the mesh",
+                                              "along_model = tuple(map(tuple, np.arange(mesh.size).reshape(mesh.devices.shape).T))",
+                                              "the groups should be the devices along model"),
 }
 
 

@@ -212,3 +212,94 @@ def kernels_of(module_text: str) -> tuple[list[Kernel], list[str]]:
         kernels.append(Kernel(ins.name, ins.opcode, kind, inner))
         all_ops += inner if ins.opcode in ("fusion", "call", "while", "conditional") else [canonical(ins.opcode)] + inner
     return kernels, all_ops
+
+
+#: the collectives of an HLO module; on a GPU an async pair (``all-reduce-start``/``-done``) stands for one
+COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
+
+
+@dataclass(frozen=True)
+class Collective:
+    """One collective of a compiled program: its op, result type and the device groups it spans.
+
+    ``groups`` are the replica groups as device ids, whichever way XLA spelled them (a list of
+    lists, an iota tile ``[4,2]<=[8]``, or mesh axes ``mesh['x'=4,'y'=2] {'y'}``); ``None`` when
+    the spelling is not one of those (``spelled`` keeps XLA's own text)."""
+
+    op: str
+    shape: str
+    groups: tuple | None
+    spelled: str
+
+    def __str__(self) -> str:
+        groups = "all devices" if self.groups == () else self.spelled if self.groups is None else \
+            " ".join("{" + ",".join(map(str, g)) + "}" for g in self.groups)
+        return f"{self.op} {self.shape} over {groups}"
+
+
+def _iota_groups(dims: list[int], reshape: list[int], perm: list[int] | None) -> tuple:
+    """The rows of ``iota(prod(reshape)).reshape(reshape).transpose(perm).reshape(dims)``."""
+    import numpy as np
+
+    ids = np.arange(int(np.prod(reshape))).reshape(reshape)
+    if perm is not None:
+        ids = ids.transpose(perm)
+    ids = ids.reshape(dims[0], -1)
+    return tuple(tuple(int(i) for i in row) for row in ids)
+
+
+def replica_groups(spelled: str) -> tuple | None:
+    """Device-id groups from XLA's spelling of ``replica_groups`` (``()`` means one group of every device)."""
+    import numpy as np
+
+    text = spelled.strip()
+    if text.startswith("{"):
+        inner = re.findall(r"\{([\d,\s]*)\}", text[1:-1])
+        return tuple(tuple(int(i) for i in g.split(",") if i.strip()) for g in inner)
+    iota = re.fullmatch(r"\[([\d,]+)\]<=\[([\d,]+)\](?:T\(([\d,]+)\))?", text)
+    if iota:
+        nums = lambda s: [int(x) for x in s.split(",")]  # noqa: E731
+        return _iota_groups(nums(iota.group(1)), nums(iota.group(2)), nums(iota.group(3)) if iota.group(3) else None)
+    mesh = re.fullmatch(r"mesh\[([^\]]*)\]\s*\{([^}]*)\}", text)
+    if mesh:
+        axes = re.findall(r"'([^']+)'=(\d+)", mesh.group(1))
+        if not axes or ",".join(f"'{a}'={s}" for a, s in axes) != mesh.group(1).replace(" ", ""):
+            return None  # a device order of its own, or sub-axes: not read here
+        names, sizes = [a for a, _ in axes], [int(s) for _, s in axes]
+        grouped = re.findall(r"'([^']+)'", mesh.group(2))
+        if not grouped or any(g not in names for g in grouped) or ":" in mesh.group(2):
+            return None
+        order = [i for i, a in enumerate(names) if a not in grouped] + [names.index(g) for g in grouped]
+        ids = np.arange(int(np.prod(sizes))).reshape(sizes).transpose(order)
+        per_group = int(np.prod([sizes[names.index(g)] for g in grouped]))
+        return tuple(tuple(int(i) for i in row) for row in ids.reshape(-1, per_group))
+    return None
+
+
+def collectives(module_text: str) -> list[Collective]:
+    """Every collective of an optimised HLO module, in program order (an async start and its done once)."""
+    found = []
+    for comp in parse_hlo(module_text):
+        for ins in comp.instructions:
+            op = ins.opcode.removesuffix("-start")
+            if op not in COLLECTIVES or ins.opcode.endswith("-done"):
+                continue
+            line = next((l for l in module_text.splitlines() if re.search(rf"%?{re.escape(ins.name)} = ", l)), "")
+            shape = re.search(r"= (.*?) " + re.escape(ins.opcode) + r"\(", line)
+            spelled = ""
+            at = ins.attrs.find("replica_groups=")
+            if at >= 0:
+                rest = ins.attrs[at + len("replica_groups="):]
+                if rest.startswith("{"):
+                    depth = 0
+                    for end, c in enumerate(rest):
+                        depth += (c == "{") - (c == "}")
+                        if depth == 0:
+                            break
+                    spelled = rest[:end + 1]
+                else:
+                    spelled = re.match(r"(mesh\[[^\]]*\]\s*\{[^}]*\}|\[[\d,]+\]<=\[[\d,]+\](?:T\([\d,]+\))?|[^,\s]+)",
+                                       rest).group(1)
+            groups = () if spelled in ("", "{}") else replica_groups(spelled)
+            found.append(Collective(op, shape.group(1) if shape else "", groups, spelled))
+    return found

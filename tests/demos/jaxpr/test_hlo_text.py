@@ -55,3 +55,43 @@ def test_canonical_names_match_across_stages():
     assert J.canonical("sin") == J.canonical("stablehlo.sine") == J.canonical("sine") == "sine"
     assert J.canonical("dot_general") == "dot" and J.canonical("reduce_sum") == "reduce"
     assert J.stablehlo_ops('%0 = stablehlo.sine %arg0 : tensor<4xf32>\n  return %0') == ["stablehlo.sine"]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("spelled, groups", [
+    ("{{0,1},{2,3}}", ((0, 1), (2, 3))),
+    ("[4,2]<=[8]", ((0, 1), (2, 3), (4, 5), (6, 7))),
+    ("[2,4]<=[4,2]T(1,0)", ((0, 2, 4, 6), (1, 3, 5, 7))),
+    ("mesh['axis_0'=2] {'axis_0'}", ((0, 1),)),
+    ("mesh['axis_0'=1,'axis_1'=2] {'axis_1'}", ((0, 1),)),
+    ("mesh['x'=4,'y'=2] {'x'}", ((0, 2, 4, 6), (1, 3, 5, 7))),
+    ("mesh['x'=4,'y'=2] {'x':(1)2}", None),   # sub-axes: not read, the text is kept
+])
+def test_every_spelling_of_replica_groups_reads_back_as_device_groups(spelled, groups):
+    assert J.replica_groups(spelled) == groups
+
+
+SPMD = """HloModule jit_f
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(f32[] %a, f32[] %b)
+}
+
+ENTRY %main (p: f32[2,4]) -> f32[8,4] {
+  %p = f32[2,4]{1,0} parameter(0)
+  %ar = f32[2,4]{1,0} all-reduce-start(f32[2,4]{1,0} %p), channel_id=1, replica_groups=[4,2]<=[8], use_global_device_ids=true, to_apply=%add
+  %done = f32[2,4]{1,0} all-reduce-done(f32[2,4]{1,0} %ar)
+  ROOT %ag = f32[8,4]{1,0} all-gather(f32[2,4]{1,0} %done), channel_id=2, replica_groups=mesh['x'=4,'y'=2] {'x'}, dimensions={0}
+}
+"""
+
+
+def test_collectives_lists_each_once_with_its_shape_and_groups():
+    found = J.collectives(SPMD)
+    assert [(c.op, c.shape) for c in found] == [("all-reduce", "f32[2,4]{1,0}"), ("all-gather", "f32[8,4]{1,0}")]
+    assert found[0].groups == ((0, 1), (2, 3), (4, 5), (6, 7)) and found[1].groups == ((0, 2, 4, 6), (1, 3, 5, 7))
+    assert str(found[0]) == "all-reduce f32[2,4]{1,0} over {0,1} {2,3} {4,5} {6,7}"
