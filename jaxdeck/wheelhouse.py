@@ -32,6 +32,8 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from jaxdeck.errors import display_path
+
 ROOT = Path(__file__).resolve().parent.parent
 UV = ROOT / ".uv" / "bin" / "uv"
 OUT = ROOT / "build" / "wheelhouse"
@@ -211,16 +213,9 @@ def write(target: Target, extras: tuple[str, ...], have_file: Path | None, out: 
         raise
     wheels = sorted(out.glob("*.whl"))
     size = sum(w.stat().st_size for w in wheels)
-    return (f"{display(out)}: {len(wheels)} wheels, {size / 1e6:.1f} MB, jaxdeck{extra} for Python {target.python} "
+    return (f"{display_path(out)}: {len(wheels)} wheels, {size / 1e6:.1f} MB, jaxdeck{extra} for Python {target.python} "
             f"on {target.platform}; left out: JAX ({', '.join(sorted(box))})"
             + (f" and {len(on_box)} packages the box has" if on_box else ""))
-
-
-def display(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -212,3 +213,23 @@ def with_theme(text: str, theme: str) -> str:
     at = next((i for i in keys if lines[i].strip().split(":")[0] > "theme"), keys[-1] + 1)
     lines.insert(at, f"    theme: {theme}")
     return "\n".join(lines) + "\n---\n" + body
+
+
+def bare_venv(folder: Path) -> Path:
+    """A venv with no packages and no pip (pip from this venv installs into it: ``pip --python``); its python."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    return folder / "bin" / "python"
+
+
+def see_the_project(python: Path, *first: Path) -> None:
+    """Let ``python``'s venv import, after its own packages, ``first`` then the project venv's (a ``.pth``;
+    the ``.pth`` files in those folders are not run), with the project venv's share/jupyter (nbconvert's
+    templates). Call it after installing what must shadow the project's: pip then never sees those as present."""
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    here = sysconfig.get_paths()
+    folders = dict.fromkeys([*map(str, first), here["purelib"], here["platlib"]])
+    (site / "zz-project.pth").write_text("".join(f"{f}\n" for f in folders), encoding="utf-8")
+    share = python.parent.parent / "share"
+    share.mkdir(exist_ok=True)
+    (share / "jupyter").symlink_to(Path(sys.prefix) / "share" / "jupyter")

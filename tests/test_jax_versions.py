@@ -13,13 +13,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
-from support import DECKS, deck_id
+from support import DECKS, bare_venv, deck_id, see_the_project
 
 ROOT = Path(__file__).resolve().parent.parent
 UV = ROOT / ".uv" / "bin" / "uv"
@@ -39,19 +37,13 @@ def python_with(tmp_path_factory):
 
     def make(version: str) -> str:
         if version not in made:
-            venv = tmp_path_factory.mktemp(f"jax-{version}") / "venv"
-            subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-            python = venv / "bin" / "python"
+            python = bare_venv(tmp_path_factory.mktemp(f"jax-{version}") / "venv")
             env = dict(os.environ, UV_PYTHON_DOWNLOADS="never")
             done = subprocess.run([str(UV), "pip", "install", "--quiet", "--python", str(python), "--no-deps",
                                    f"jax=={version}", f"jaxlib=={version}"], env=env, capture_output=True, text=True,
                                   timeout=600)
             assert done.returncode == 0, done.stderr
-            site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                  capture_output=True, text=True, check=True).stdout.strip()
-            (Path(site) / "project.pth").write_text(f"{ROOT}\n{sysconfig.get_paths()['purelib']}\n", encoding="utf-8")
-            (venv / "share").mkdir()
-            (venv / "share" / "jupyter").symlink_to(Path(sys.prefix) / "share" / "jupyter")  # nbconvert's templates
+            see_the_project(python, ROOT)  # the checkout first: jaxdeck and demos as they are here
             made[version] = str(python)
         return made[version]
 

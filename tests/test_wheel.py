@@ -17,12 +17,13 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import zipfile
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+
+from support import bare_venv, see_the_project
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("jaxdeck", "demos", "themes", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md",
@@ -77,15 +78,9 @@ def installed(tmp_path_factory) -> Path:
     wheel, = (tmp / "dist").glob("jaxdeck-*.whl")
 
     venv = tmp / "venv"
-    run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp)
-    python = venv / "bin" / "python"
+    python = bare_venv(venv)
     run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", wheel, cwd=tmp)
-    # the dependencies, after the wheel is in (so pip never sees the project's own jaxdeck as installed)
-    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp).stdout.strip())
-    here = sysconfig.get_paths()
-    (site / "zz-project-dependencies.pth").write_text("".join(f"{p}\n" for p in dict.fromkeys((here["purelib"], here["platlib"]))))
-    (venv / "share").mkdir(exist_ok=True)
-    (venv / "share" / "jupyter").symlink_to(Path(sys.prefix) / "share" / "jupyter")
+    see_the_project(python)  # the dependencies, after the wheel is in (pip never sees the project's jaxdeck)
     return python
 
 
