@@ -99,6 +99,7 @@ class HloInstruction:
     opcode: str
     attrs: str
     root: bool = False
+    shape: str = ""          # the result type as written: ``f32[2,4]{1,0}``, or a tuple's ``(...)``
 
 
 @dataclass
@@ -113,20 +114,25 @@ def _split_instruction(line: str) -> HloInstruction | None:
     if not m:
         return None
     rest = line[m.end():]
-    if rest.startswith("("):  # tuple type: skip to the matching parenthesis
-        depth = 0
-        for i, c in enumerate(rest):
-            depth += c == "("
-            depth -= c == ")"
-            if depth == 0:
-                rest = rest[i + 1:]
-                break
+    if rest.startswith("("):  # tuple type: up to the matching parenthesis
+        end = _closing(rest, 0, "(", ")") + 1
     else:
-        rest = rest.split(" ", 1)[1] if " " in rest else ""
+        end = rest.find(" ") if " " in rest else len(rest)
+    shape, rest = rest[:end], rest[end:]
     op = re.match(r"\s*([\w\-]+)\(", rest)
     if not op:
         return None
-    return HloInstruction(m.group(2), op.group(1), rest[op.end():], bool(m.group(1)))
+    return HloInstruction(m.group(2), op.group(1), rest[op.end():], bool(m.group(1)), shape)
+
+
+def _closing(text: str, start: int, open_: str = "{", close: str = "}") -> int:
+    """Index of the bracket that closes the one at ``start`` (the last index if none does)."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += (text[i] == open_) - (text[i] == close)
+        if depth == 0:
+            return i
+    return len(text) - 1
 
 
 def parse_hlo(text: str) -> list[HloComputation]:
@@ -220,7 +226,7 @@ COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "coll
 
 @dataclass(frozen=True)
 class Collective:
-    """One collective of a compiled program: its op, result type and the device groups it spans.
+    """One collective of a compiled program: its op, result type (without layouts) and the device groups it spans.
 
     ``groups`` are the replica groups as device ids, whichever way XLA spelled them (a list of
     lists, an iota tile ``[4,2]<=[8]``, or mesh axes ``mesh['x'=4,'y'=2] {'y'}``); ``None`` when
@@ -284,22 +290,16 @@ def collectives(module_text: str) -> list[Collective]:
             op = ins.opcode.removesuffix("-start")
             if op not in COLLECTIVES or ins.opcode.endswith("-done"):
                 continue
-            line = next((l for l in module_text.splitlines() if re.search(rf"%?{re.escape(ins.name)} = ", l)), "")
-            shape = re.search(r"= (.*?) " + re.escape(ins.opcode) + r"\(", line)
             spelled = ""
             at = ins.attrs.find("replica_groups=")
             if at >= 0:
                 rest = ins.attrs[at + len("replica_groups="):]
                 if rest.startswith("{"):
-                    depth = 0
-                    for end, c in enumerate(rest):
-                        depth += (c == "{") - (c == "}")
-                        if depth == 0:
-                            break
-                    spelled = rest[:end + 1]
+                    spelled = rest[:_closing(rest, 0) + 1]
                 else:
                     spelled = re.match(r"(mesh\[[^\]]*\]\s*\{[^}]*\}|\[[\d,]+\]<=\[[\d,]+\](?:T\([\d,]+\))?|[^,\s]+)",
                                        rest).group(1)
             groups = () if spelled in ("", "{}") else replica_groups(spelled)
-            found.append(Collective(op, shape.group(1) if shape else "", groups, spelled))
+            shape = re.sub(r"\{[^}]*\}|/\*.*?\*/", "", ins.shape)  # layouts and index comments out
+            found.append(Collective(op, shape, groups, spelled))
     return found

@@ -92,6 +92,15 @@ ENTRY %main (p: f32[2,4]) -> f32[8,4] {
 
 def test_collectives_lists_each_once_with_its_shape_and_groups():
     found = J.collectives(SPMD)
-    assert [(c.op, c.shape) for c in found] == [("all-reduce", "f32[2,4]{1,0}"), ("all-gather", "f32[8,4]{1,0}")]
+    assert [(c.op, c.shape) for c in found] == [("all-reduce", "f32[2,4]"), ("all-gather", "f32[8,4]")]
     assert found[0].groups == ((0, 1), (2, 3), (4, 5), (6, 7)) and found[1].groups == ((0, 2, 4, 6), (1, 3, 5, 7))
-    assert str(found[0]) == "all-reduce f32[2,4]{1,0} over {0,1} {2,3} {4,5} {6,7}"
+    assert str(found[0]) == "all-reduce f32[2,4] over {0,1} {2,3} {4,5} {6,7}"
+
+
+def test_a_tuple_all_reduce_lists_every_member_without_layouts():
+    module = SPMD.replace(
+        "ROOT %ag = f32[8,4]{1,0} all-gather(f32[2,4]{1,0} %done), channel_id=2, replica_groups=mesh['x'=4,'y'=2] {'x'}, dimensions={0}",
+        "ROOT %t = (f32[64]{0}, f32[8,64]{1,0}, /*index=2*/f32[]) all-reduce(f32[64]{0} %p, f32[8,64]{1,0} %p, f32[] %p), "
+        "channel_id=3, replica_groups={{0,1,2,3,4,5,6,7}}, to_apply=%add")
+    tuple_sum = J.collectives(module)[-1]
+    assert tuple_sum.shape == "(f32[64], f32[8,64], f32[])" and tuple_sum.groups == (tuple(range(8)),)
