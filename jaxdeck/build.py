@@ -26,6 +26,7 @@ from pathlib import Path
 from jaxdeck import atomic, stamps, trust
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import ARTICLE_PDF, BUILD, Outputs
+from jaxdeck.errors import DeckError, DecksFailed, display_path
 from jaxdeck.progress import Progress
 from jaxdeck.records import OPTIONS_KEY, BuildRecord
 
@@ -68,6 +69,16 @@ def summary(executed: int | None, html: bool, pdfs, single: bool = False, articl
     return ", ".join(parts) or "up to date"
 
 
+def kept(err: DeckError, where: Path) -> DeckError:
+    """``err``, its details (a traceback, a stuck kernel's stacks) written to ``where`` and named in its hint."""
+    if not err.details:
+        return err
+    write_text(where, err.details.rstrip() + "\n")
+    what = "every thread's stack" if err.details.startswith("The kernel's threads") else "the whole traceback"
+    hint = (err.hint + "; " if err.hint else "") + f"{what} is in {display_path(where)}"
+    return DeckError(err.path, err.line, err.message, hint, slide=err.slide, details=err.details)
+
+
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
                printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None,
@@ -102,8 +113,12 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         t_convert = time.perf_counter()
         if shown:
             shown.stage(name, "execute")
-        executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen, cpus=cpus,
-                                  on_cell=(lambda k, n: shown.cell(name, k, n)) if shown else None)
+        try:
+            executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen, cpus=cpus,
+                                      on_cell=(lambda k, n: shown.cell(name, k, n)) if shown else None)
+        except DeckError as err:
+            raise kept(err, outputs.errors) from None
+        outputs.errors.unlink(missing_ok=True)  # a failure's record lasts until the deck runs
         t_execute = time.perf_counter()
         record = BuildRecord.of(executed)
         write_text(outputs.notebook, nbformat.writes(executed))
@@ -224,9 +239,9 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     Decks side by side each run their kernel on a share of the CPUs of its own
     (:func:`cpu_shares`), so no deck's timings are taken while another deck's cells compete for
     the same cores; the share is recorded with the outputs (the title slide says "1 of 2 CPU
-    cores"). After a deck fails no other deck starts; those already
-    running finish (as ``make -j`` does), their reports are made, and the first failure in
-    deck order is raised.
+    cores"). A deck that fails with a DeckError (its own mistake) does not stop the others:
+    every deck that can be built is, then the failure is raised (several: :class:`DecksFailed`,
+    each one's line). A bug or a stop signal starts no further deck; those running finish.
     """
     # a build folder that cannot be written fails here, not after the kernels ran
     atomic.check_writable(root, ("notebooks", "html", "pdf", "cache", "single", "article"))
@@ -284,16 +299,29 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
                 return done
 
             if jobs == 1:
-                results = []
+                results, failures = [], []
                 for p in plans:
-                    results.append(one(p))
+                    try:
+                        results.append(one(p))
+                    except DeckError as err:  # the next decks are built all the same
+                        failures.append(err)
+                        continue
                     if report is not None:
                         report(results[-1])
+                failed(failures, len(plans))
                 return results
             return _in_parallel(plans, one, jobs, report)
     finally:
         if printer is not None:
             printer.close()
+
+
+def failed(failures: list[Exception], total: int) -> None:
+    """Raise the build's failures, once every deck that could be built was: one as it is, several together."""
+    if len(failures) == 1 or any(not isinstance(f, DeckError) for f in failures):
+        raise failures[0]
+    if failures:
+        raise DecksFailed(failures, total)
 
 
 def _in_parallel(plans: list, one, jobs: int, report) -> list[Built]:
@@ -303,39 +331,40 @@ def _in_parallel(plans: list, one, jobs: int, report) -> list[Built]:
 
     from jaxdeck.stopping import end_children, is_driver
 
-    failed = threading.Event()
+    stopped = threading.Event()
 
     def guarded(p):
-        if failed.is_set():
-            return None  # not started: an earlier deck failed
+        if stopped.is_set():
+            return None  # not started: the build was stopped, or a bug broke a deck
         try:
             return one(p)
+        except DeckError:  # a deck's own mistake: the other decks go on
+            raise
         except BaseException:
-            failed.set()
+            stopped.set()
             raise
 
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="jaxdeck-deck")
     futures = [pool.submit(guarded, p) for p in plans]
     results: list[Built] = []
-    first: BaseException | None = None
+    failures: list[Exception] = []
     try:
         for future in futures:
             try:
                 done = future.result()
-            except Exception as err:  # a deck's error: the others already running finish
-                first = first or err
+            except Exception as err:  # a deck's error: the other decks are built all the same
+                failures.append(err)
                 continue
             if done is not None:
                 results.append(done)
                 if report is not None:
                     report(done)
     except BaseException:  # a stop signal: no deck may outlive the command
-        failed.set()
+        stopped.set()
         while wait(futures, timeout=0.5).not_done:
             end_children(spare=is_driver)  # a kernel started after the signal's own clean-up
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    if first is not None:
-        raise first
+    failed(failures, len(plans))
     return results

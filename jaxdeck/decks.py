@@ -32,6 +32,11 @@ class Outputs:
         return self.root / "notebooks" / f"{self.name}.ipynb"
 
     @property
+    def errors(self) -> Path:
+        """The whole traceback (or a stuck kernel's stacks) of the deck's last failed run, named in its error."""
+        return self.root / "notebooks" / f"{self.name}.error.txt"
+
+    @property
     def html(self) -> Path:
         return self.root / "html" / f"{self.name}.html"
 
@@ -60,7 +65,8 @@ class Outputs:
 
 
 def find_decks(arguments: list[str] | None = None, slides: Path = SLIDES) -> list[Path]:
-    """The decks named on the command line, or every deck in ``slides/``."""
+    """The decks named on the command line (a path, or a name in ``slides/`` as ``make DECK=NAME`` takes
+    it), or every deck in ``slides/``."""
     if arguments:
         decks = []
         for argument in arguments:
@@ -68,8 +74,9 @@ def find_decks(arguments: list[str] | None = None, slides: Path = SLIDES) -> lis
             if path.is_dir():
                 decks.extend(find_decks(None, path))
                 continue
+            path = by_name(argument, slides) or path
             if not path.exists():
-                raise DeckError(path, None, "no such deck", "give the path of a Markdown file, e.g. slides/01-intro.md")
+                raise DeckError(path, None, "no such deck", did_you_mean(argument, slides))
             if path.suffix.lower() not in (".md", ".markdown"):
                 raise DeckError(path, None, "not a Markdown deck", "decks are .md files")
             decks.append(path)
@@ -77,6 +84,32 @@ def find_decks(arguments: list[str] | None = None, slides: Path = SLIDES) -> lis
     if not slides.is_dir():
         raise DeckError(slides, None, "no slides folder", "run from the repository root or name a deck")
     return sorted(p for p in slides.glob("*.md") if p.name not in NOT_DECKS)
+
+
+def by_name(argument: str, slides: Path = SLIDES) -> Path | None:
+    """``slides/NAME.md`` for a bare ``NAME`` (or ``NAME.md``, ``slides/NAME``) that is no file here, else None."""
+    path = Path(argument)
+    if path.exists() or len(path.parts) > 2 or (len(path.parts) == 2 and path.parts[0] != slides.name):
+        return None
+    stem = path.name[:-3] if path.name.lower().endswith(".md") else path.name
+    found = slides / f"{stem}.md"
+    return found if found.is_file() else None
+
+
+def did_you_mean(argument: str, slides: Path = SLIDES) -> str:
+    """What to say about a deck name that matches none: the closest decks in ``slides/``, or how to name one."""
+    import difflib
+
+    known = sorted(p.stem for p in slides.glob("*.md") if p.name not in NOT_DECKS) if slides.is_dir() else []
+    stem = Path(argument).name
+    stem = stem[:-3] if stem.lower().endswith(".md") else stem
+    close = difflib.get_close_matches(stem, known, n=3, cutoff=0.5)
+    close += [k for k in known if stem and stem.lower() in k.lower() and k not in close][:3 - len(close)]
+    if close:
+        return "did you mean " + " or ".join(close) + "?" + f" (the decks are in {display_path(slides)}/)"
+    if known:
+        return f"name a deck in {display_path(slides)}/, e.g. {known[0]}, or give the path of a Markdown file"
+    return "give the path of a Markdown file, or make one with `make new DECK=NAME`"
 
 
 def one_name_each(decks: list[Path]) -> list[Path]:

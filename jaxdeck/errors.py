@@ -13,12 +13,14 @@ class DeckError(Exception):
     """
 
     def __init__(self, path: str | Path | None, line: int | None, message: str,
-                 hint: str | None = None, slide: int | None = None):
+                 hint: str | None = None, slide: int | None = None, details: str | None = None):
         self.path = str(path) if path is not None else None
         self.line = line
         self.message = message
         self.hint = hint
         self.slide = slide
+        #: what the one line leaves out (a traceback, a stuck kernel's stacks): kept beside the build, shown by --verbose
+        self.details = details
         super().__init__(self.format())
 
     def location(self) -> str:
@@ -40,6 +42,18 @@ class DeckError(Exception):
 
     def __str__(self) -> str:
         return self.format()
+
+
+class DecksFailed(DeckError):
+    """Several decks of one build failed: each failure's own line, then how many (the others are built)."""
+
+    def __init__(self, errors: list[DeckError], total: int):
+        self.errors = errors
+        names = ", ".join(Path(e.path).stem if e.path else "?" for e in errors)
+        super().__init__(None, None, f"{len(errors)} of {total} decks failed ({names}); every other deck is built")
+
+    def lines(self) -> list[str]:
+        return [str(e) for e in self.errors] + [self.format()]
 
 
 def display_path(path: str | Path) -> str:

@@ -52,7 +52,8 @@ PDFS = ("pdf", "handout")
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
     "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
-                 "execute/__init__.py", "execute/cache.py", "execute/limits.py", "markers.py", "records.py", "options.py",
+                 "execute/__init__.py", "execute/cache.py", "execute/limits.py", "execute/where.py", "markers.py",
+                 "records.py", "options.py",
                  "places.py"),
     "html": ("html/__init__.py", "html/export.py", "html/exporter.py", "html/layout.py", "html/assets.py",
              "html/markdown.py", "html/myst/__init__.py", "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py",

@@ -84,20 +84,27 @@ def test_one_deck_at_a_time_keeps_every_cpu(tmp_path):
     assert f"alone ran on {CPUS} CPUs" in printed(nb)
 
 
-def test_after_a_failure_no_deck_starts_the_running_ones_finish_and_the_first_error_is_one_line(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failing_deck_does_not_stop_the_others_and_every_failure_is_listed(tmp_path, jobs):
     decks = [write(tmp_path, "a", 2.0),
              write(tmp_path, "b", body="# B\n\nNote: fails.\n\n```python\n1 / 0\n```\n"),
-             write(tmp_path, "c"), write(tmp_path, "d")]
-    done = run_cli("build", "--jobs", "2", *map(str, decks), "--out", str(tmp_path / "build"), cwd=tmp_path)
-    assert done.returncode != 0
+             write(tmp_path, "c"),
+             write(tmp_path, "d", body="# D\n\nNote: fails too.\n\n```python\nx = 1\nundefined\n```\n")]
+    done = run_cli("build", "--jobs", jobs, *map(str, decks), "--out", str(tmp_path / "build"), cwd=tmp_path)
+    assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"error: {decks[1]}:5") and "ZeroDivisionError" in lines[0], \
-        done.stderr
+    assert len(lines) == 3, done.stderr
+    assert lines[0].startswith(f"error: {decks[1]}:6") and "ZeroDivisionError" in lines[0]
+    assert lines[1].startswith(f"error: {decks[3]}:7") and "NameError" in lines[1]
+    assert lines[2] == "error: 2 of 4 decks failed (b, d); every other deck is built"
     assert "Traceback" not in done.stderr
-    assert done.stdout.splitlines() == [f"{decks[0]}: executed 1 cell, HTML"]  # a, running beside b, finished
+    assert done.stdout.splitlines() == [f"{decks[0]}: executed 1 cell, HTML", f"{decks[2]}: executed 1 cell, HTML"]
     built = {p.stem for p in (tmp_path / "build" / "notebooks").glob("*.ipynb")}
-    assert built == {"a"}  # c and d never started
+    assert built == {"a", "c"}
     assert not kernels_under(os.getpid())
+    verbose = run_cli("build", "--verbose", str(decks[1]), "--out", str(tmp_path / "build"), cwd=tmp_path)
+    assert "ZeroDivisionError" in verbose.stderr.splitlines()[-2] and "Cell In[1], line 1" in verbose.stderr
+    assert verbose.stderr.strip().splitlines()[-1].startswith(f"error: {decks[1]}:6")
 
 
 def test_jobs_must_be_a_count(tmp_path):

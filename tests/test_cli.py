@@ -18,10 +18,10 @@ BAD = {
     "invalid header metadata": ("---\njupyter:\n  jaxdeck:\n    title: [x\n---\n\n# Talk\n", 4, "YAML"),
     "invalid fence metadata": ('# Talk\n\n```python tags=[slow]\n1\n```\n', 3, "metadata"),
     "unknown slide spelling": ("# Talk\n\n----\n\n## Two\n", 3, "'---'"),
-    "cell that raises": ("# Talk\n\n---\n\n## Two\n\n```python\nraise ValueError('boom')\n```\n", 7, "(slide 2): ValueError: boom"),
-    "cell that hangs": ("# Talk\n\n```python timeout=2\nimport time\ntime.sleep(120)\n```\n", 3, "timed out after 2 s"),
+    "cell that raises": ("# Talk\n\n---\n\n## Two\n\n```python\nraise ValueError('boom')\n```\n", 8, "(slide 2): ValueError: boom"),
+    "cell that hangs": ("# Talk\n\n```python timeout=2\nimport time\ntime.sleep(120)\n```\n", 3, "did not finish in 2 s"),
     "claim that no longer holds": ("# Talk\n\n---\n\n## Two\n\n```python\nx = 0.1 + 0.2\n```\n\n"
-                                   '```python tags=["check"]\nassert x == 0.3, f"expected 0.3, got {x!r}"\n```\n', 11,
+                                   '```python tags=["check"]\nassert x == 0.3, f"expected 0.3, got {x!r}"\n```\n', 12,
                                    "(slide 2): the claim no longer holds on this machine ("),
     "JAXDECK_DEVICES not a count": (GOOD, None, "JAXDECK_DEVICES must be a whole number"),
     "missing image": ("# Talk\n\n![chart](images/missing.png)\n", 3, "not found"),
@@ -65,7 +65,11 @@ def test_bad_input_is_one_clear_line_and_loses_nothing(good_build, tmp_path, cas
     assert "Traceback" not in done.stderr
     assert lines[0].startswith(f"error: slides/talk.md:{line}" if line else "error: "), lines[0]
     assert words in lines[0]
-    assert digest(project / "build") == before  # earlier outputs intact
+    after = digest(project / "build")
+    kept = after.pop("notebooks/talk.error.txt", None)  # a failing cell's whole traceback, named in the line
+    assert (kept is not None) == ("is in build/notebooks/talk.error.txt" in lines[0]), lines[0]
+    assert kept is not None or "cell" not in case, "a failing cell keeps its traceback"
+    assert after == before  # earlier outputs intact
     assert deck.read_bytes() == source  # the source is never touched
 
 
@@ -77,7 +81,30 @@ def test_good_build_writes_notebook_and_html(good_build):
 
 def test_missing_deck_argument(tmp_path):
     done = run_cli("build", "nope.md", cwd=tmp_path)
-    assert done.returncode == 1 and done.stderr.strip() == "error: nope.md: no such deck; give the path of a Markdown file, e.g. slides/01-intro.md"
+    assert done.returncode == 1 and done.stderr.strip() == ("error: nope.md: no such deck; give the path of a Markdown "
+                                                            "file, or make one with `make new DECK=NAME`")
+
+
+@pytest.mark.parametrize("verb", ["build", "pdf", "check", "rehearse", "present", "preview"])
+def test_a_deck_is_named_as_make_names_it_and_a_typo_gets_the_closest_names(tmp_path, verb):
+    (tmp_path / "slides").mkdir()
+    for name in ("01-intro", "02-vmap", "talk"):
+        (tmp_path / "slides" / f"{name}.md").write_text("# T\n", encoding="utf-8")
+    done = run_cli(verb, "vmpa", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == "error: vmpa: no such deck; did you mean 02-vmap? (the decks are in slides/)"
+    done = run_cli(verb, "nothing-like-it", cwd=tmp_path)
+    assert done.stderr.strip().endswith("no such deck; name a deck in slides/, e.g. 01-intro, or give the path of a "
+                                        "Markdown file"), done.stderr
+
+
+@pytest.mark.parametrize("argument", ["talk", "talk.md", "slides/talk", "slides/talk.md"])
+def test_a_bare_name_builds_the_deck_in_slides(tmp_path, argument):
+    (tmp_path / "slides").mkdir()
+    (tmp_path / "slides" / "talk.md").write_text("# Talk\n\nHello.\n", encoding="utf-8")
+    done = run_cli("build", argument, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "slides/talk.md: HTML" and (tmp_path / "build" / "html" / "talk.html").is_file()
 
 
 @pytest.mark.parametrize("verb", ["build", "pdf", "check", "rehearse"])

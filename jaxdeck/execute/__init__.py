@@ -20,7 +20,7 @@ from jaxdeck.records import BuildRecord
 #: the names other stages import from here, each with the module that defines it (imported on first use)
 _HOMES = {
     "Kernel": "kernel", "deck_timeout": "kernel", "runnable": "kernel", "is_listing": "kernel",
-    "import_kernel_libraries": "kernel", "kernel_env": "kernel",
+    "import_kernel_libraries": "kernel", "kernel_env": "kernel", "pools_env": "kernel",
     "code_cells": "cache", "cell_identity": "cache", "cell_record": "cache", "entry_of": "cache", "graft": "cache",
     "usable_cpus": "measure", "cell_durations": "measure",
 }
@@ -91,6 +91,7 @@ def errors_listed(nb, deck: Path):
     the DeckError a run would have raised (a cached run made while errors were allowed)."""
     from jaxdeck import claims
     from jaxdeck.errors import DeckError
+    from jaxdeck.execute import where
     from jaxdeck.options import DeckOptions
     from jaxdeck.records import cell_info
 
@@ -103,11 +104,15 @@ def errors_listed(nb, deck: Path):
         info = cell_info(cell)
         message = (claims.failure(None, error.get("ename"), error.get("evalue")) if claims.is_check(cell)
                    else f"{error.get('ename')}: {error.get('evalue')}")
-        found.append(DeckError(deck, info.get("line"), message, slide=info.get("slide")))
+        traceback = where.traceback_text(error)
+        line, raised = info.get("line"), where.raised_at(traceback, cell.get("execution_count"))
+        found.append(DeckError(deck, line + raised if line and raised else line, message, slide=info.get("slide"),
+                               details=traceback))
         checks.append(claims.is_check(cell))
     if found and not DeckOptions.of(nb).allow_errors:
         raise DeckError(found[0].path, found[0].line, found[0].message,
-                        "fix the cell, or tag it raises-exception if the error is the point", slide=found[0].slide)
+                        "fix the cell, or tag it raises-exception if the error is the point", slide=found[0].slide,
+                        details=found[0].details)
     if found:
         record = BuildRecord.of(nb)
         listed = [f"{e.location()}: {e.message.splitlines()[0]}; "

@@ -32,6 +32,7 @@ from typing import Callable
 
 from jaxdeck import claims
 from jaxdeck.errors import DeckError
+from jaxdeck.execute import where
 from jaxdeck.execute.measure import kernel_peak_rss, record_run, recorded_duration
 from jaxdeck.options import DeckOptions
 from jaxdeck.stopping import MARKER, end_tree, marked
@@ -41,6 +42,13 @@ DEFAULT_TIMEOUT_S = 60
 KERNEL_NAME = "jaxdeck"
 #: seconds nbclient waits past a cell's own timeout before giving up on a kernel that ignores our interrupt
 BACKSTOP_S = 30
+
+
+#: the kernel's entry point (ipykernel's, able to tell where it is stuck) and where it writes its stacks
+LAUNCHER = Path(__file__).with_name("launch.py")
+STACKS_ENV, STACKS_FILE = "JAXDECK_STACKS", "stacks.txt"
+#: seconds a stuck kernel is given to write its stacks before it is interrupted
+STACKS_WAIT_S = 1.0
 
 
 #: the device count every deck is run at, whatever it asks for (``demos.devices`` reads it too)
@@ -69,17 +77,35 @@ def kernel_env() -> dict[str, str]:
     return env
 
 
-def this_python_kernels(marker: str = ""):
-    """A kernel spec manager giving the ipykernel of jaxdeck's interpreter, with ``marker`` as its MARKER."""
+def pools_env(cpus=None) -> dict[str, str]:
+    """``NPROC=2`` for a kernel that may run on one CPU only (``taskset -c 0``, a one-core share).
+
+    XLA sizes its CPU client's thread pool by the CPUs the process may use, and jaxlib 0.10
+    runs a ``pure_callback``'s copy of its arguments on that pool: with one thread, busy running
+    the program that waits for the callback, the copy never runs and the kernel hangs for good
+    (about one fresh build in two of deck 11 on one busy core). XLA reads ``NPROC`` as the pool's
+    size, so two threads share the one CPU and the copy gets its turn. A user's own ``NPROC`` wins.
+    """
+    if "NPROC" in os.environ:
+        return {}
+    if cpus is None:
+        cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
+    return {"NPROC": "2"} if len(cpus) < 2 else {}
+
+
+def this_python_kernels(marker: str = "", cpus=None):
+    """A kernel spec manager giving the ipykernel of jaxdeck's interpreter, with ``marker`` as its MARKER,
+    for a kernel that runs on ``cpus`` (None: this process's)."""
     from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 
     class ThisPythonKernels(KernelSpecManager):
         def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
             return KernelSpec(
-                argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                argv=[sys.executable, str(LAUNCHER), "-f", "{connection_file}"],
                 display_name=f"Python {sys.version_info.major}.{sys.version_info.minor} (jaxdeck)",
                 language="python",
-                env={**kernel_env(), MARKER: marker} if marker else kernel_env(),
+                env={**kernel_env(), **pools_env(cpus), MARKER: marker,
+                     STACKS_ENV: os.path.join(marker, STACKS_FILE)} if marker else {**kernel_env(), **pools_env(cpus)},
             )
 
     return ThisPythonKernels()
@@ -214,7 +240,7 @@ class Kernel:
         if self.cpus and hasattr(os, "sched_setaffinity"):
             # this thread is the kernel's own, and the process it starts inherits its CPUs
             os.sched_setaffinity(0, self.cpus)
-        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=this_python_kernels(self._folder))
+        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=this_python_kernels(self._folder, self.cpus or None))
         if sys.platform.startswith("linux"):
             # local sockets, by absolute path (the kernel runs in the deck's folder):
             # nothing listens on the network while a deck runs
@@ -264,11 +290,15 @@ class Kernel:
         from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
         limit = cell_timeout(cell, self.default)
-        expired: list[float] = []
+        expired: list[asyncio.Task] = []
 
-        def expire():  # our own watchdog: interrupt the kernel when a cell outlives its timeout
-            expired.append(limit)
-            asyncio.ensure_future(self.km.interrupt_kernel())
+        async def stuck() -> str:  # where the kernel was, then an interrupt
+            stacks = await self._stacks()
+            await self.km.interrupt_kernel()
+            return stacks
+
+        def expire():  # our own watchdog: when a cell outlives its timeout
+            expired.append(asyncio.ensure_future(stuck()))
 
         line, slide = _where(cell)
         timer = asyncio.get_running_loop().call_later(limit, expire)
@@ -281,26 +311,65 @@ class Kernel:
                             death_hint(code), slide=slide) from None
         except (CellTimeoutError, CellExecutionError) as err:
             if expired or isinstance(err, CellTimeoutError):
-                raise DeckError(self.deck, line, f"cell timed out after {limit:g} s",
-                                "make it faster, or allow longer with timeout=N on its code fence", slide=slide) from None
+                raise await self._timed_out(expired, limit, line, slide) from None
+            traceback = where.plain(getattr(err, "traceback", "") or "")
+            raised = where.raised_at(traceback, cell.get("execution_count"))
+            at = line + raised if line and raised else line  # the statement that raised, not the fence
             if claims.is_check(cell) and not self.allow_errors:  # allowed: listed with the others (run_deck)
                 machine = await self._machine()
-                raise DeckError(self.deck, line, claims.failure(machine, getattr(err, "ename", None),
-                                                                getattr(err, "evalue", None)), slide=slide) from None
+                raise DeckError(self.deck, at, claims.failure(machine, getattr(err, "ename", None),
+                                                              getattr(err, "evalue", None)), slide=slide,
+                                details=traceback or None) from None
             if self.allow_errors:
                 return
             message = f"{err.ename}: {err.evalue}" if getattr(err, "ename", None) else str(err).strip().splitlines()[-1]
-            raise DeckError(self.deck, line, message,
-                            "fix the cell, or tag it raises-exception if the error is the point", slide=slide) from None
+            raise DeckError(self.deck, at, message,
+                            "fix the cell, or tag it raises-exception if the error is the point", slide=slide,
+                            details=traceback or None) from None
         finally:
             timer.cancel()
         if expired:
-            raise DeckError(self.deck, line, f"cell timed out after {limit:g} s",
-                            "make it faster, or allow longer with timeout=N on its code fence", slide=slide)
+            raise await self._timed_out(expired, limit, line, slide)
         duration = recorded_duration(cell)
         if duration is not None:
             update_cell_info(cell, duration_s=round(duration, 4))
         self.peak_rss = max(self.peak_rss or 0, kernel_peak_rss(self.pid) or 0) or None
+
+    async def _stacks(self) -> str:
+        """Every thread's stack, as the kernel writes it on SIGUSR2 (see :mod:`jaxdeck.execute.launch`); "" if it cannot."""
+        path = Path(self._folder) / STACKS_FILE
+        seen = path.stat().st_size if path.exists() else 0
+        try:
+            os.kill(self.pid, signal.SIGUSR2)
+        except (OSError, TypeError, AttributeError):
+            return ""
+        waited = 0.0
+        while waited < STACKS_WAIT_S:
+            await asyncio.sleep(0.1)
+            waited += 0.1
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")[seen:]
+            except OSError:
+                continue
+            if where.main_thread(text):
+                return text
+        return ""
+
+    async def _timed_out(self, expired: list[asyncio.Task], limit: float, line: int | None,
+                         slide: int | None) -> DeckError:
+        """A timeout, saying where the kernel was: a cell stuck waiting is not a slow cell."""
+        stacks = ""
+        if expired:
+            done = await asyncio.gather(*expired, return_exceptions=True)
+            stacks = done[0] if isinstance(done[0], str) else ""
+        at = where.stuck_at(where.main_thread(stacks), line)
+        if stacks:
+            stacks = (f"The kernel's threads after {limit:g} s on the cell at {self.deck.name}:{line}, the main thread "
+                      "first (most recent call first):\n\n" + "\n\n".join(where.threads(stacks)))
+        return DeckError(self.deck, line, f"cell did not finish in {limit:g} s" + (f": {at}" if at else ""),
+                         "if it waits there for something that never comes, that is the bug to fix; if it is only "
+                         "slow, make it faster or allow longer with timeout=N on its code fence", slide=slide,
+                         details=stacks or None)
 
     async def _machine(self) -> str | None:
         """The kernel's own account of its devices and jax version (None if it cannot say in 10 s)."""

@@ -37,15 +37,48 @@ def test_an_error_names_file_line_slide_and_exception(write_deck):
     with pytest.raises(DeckError) as caught:
         run(deck)
     text = str(caught.value)
-    assert caught.value.line == 15 and caught.value.slide == 3
-    assert text.startswith(f"{deck}:15 (slide 3): NameError: name 'undefined_name' is not defined")
+    # the fence is line 15: the statement that raised is its first line, 16
+    assert caught.value.line == 16 and caught.value.slide == 3
+    assert text.startswith(f"{deck}:16 (slide 3): NameError: name 'undefined_name' is not defined")
+
+
+def test_an_error_names_the_line_that_raised_not_the_fence(write_deck):
+    deck = write_deck("# T\n\n```python\nx = 1\ny = 2\nz = x / 0\n```\n")
+    with pytest.raises(DeckError) as caught:
+        run(deck)
+    assert caught.value.line == 6 and "ZeroDivisionError" in str(caught.value)
+    assert "Cell In[1], line 3" in caught.value.details, "the whole traceback goes with the error"
+
+
+def test_an_error_inside_a_function_names_the_line_in_the_function(write_deck):
+    deck = write_deck("# T\n\n```python\nimport jax\n\n@jax.jit\ndef f(x):\n    return x.no_such_method()\n\n"
+                      "f(1.0)\n```\n")
+    with pytest.raises(DeckError) as caught:
+        run(deck)
+    assert caught.value.line == 3 + 5 and "AttributeError" in str(caught.value)
+    assert "no_such_method" in caught.value.details
+
+
+def test_a_stuck_cell_says_where_the_kernel_waited(write_deck):
+    deck = write_deck("# T\n\n```python timeout=3\nimport threading\n\ndef wait_forever():\n"
+                      "    threading.Event().wait()\n\nwait_forever()\n```\n")
+    with pytest.raises(DeckError) as caught:
+        run(deck)
+    text = str(caught.value)
+    assert caught.value.line == 3 and "did not finish in 3 s" in text
+    assert "the kernel was in wait (threading.py:" in text, text
+    assert "called from line 4 of the cell (deck line 7)" in text, text
+    assert "make it faster" in text and "never comes" in text
+    assert caught.value.details.startswith("The kernel's threads after 3 s")
+    assert "wait_forever" in caught.value.details.split("\n\n")[1], "the main thread comes first"
 
 
 def test_a_cell_past_its_timeout_fails_with_its_line(write_deck):
     deck = write_deck("# T\n\n```python timeout=2\nimport time\ntime.sleep(60)\n```\n")
     with pytest.raises(DeckError) as caught:
         run(deck)
-    assert caught.value.line == 3 and "timed out after 2 s" in str(caught.value)
+    assert caught.value.line == 3 and "did not finish in 2 s" in str(caught.value)
+    assert "the kernel was at line 2 of the cell (deck line 5)" in str(caught.value)
 
 
 def test_the_input_notebook_is_not_changed(write_deck):
@@ -83,12 +116,13 @@ def test_a_failing_check_says_the_claim_no_longer_holds_on_this_machine(write_de
     deck = write_deck(CLAIM.format(check=check))
     with pytest.raises(DeckError) as caught:
         run(deck)
-    assert caught.value.line == 13 and caught.value.slide == 2
+    # the fence is line 13: the assert that failed is on 14
+    assert caught.value.line == 14 and caught.value.slide == 2
     import jax  # the test, not jaxdeck, may ask JAX which machine this is
 
     count = os.environ.get("JAXDECK_DEVICES") or jax.device_count()  # the kernel's count, not this process's
     machine = f"{count} × {jax.devices()[0].device_kind}, jax {jax.__version__}"
-    assert str(caught.value).startswith(f"{deck}:13 (slide 2): the claim no longer holds on this machine ({machine}): ")
+    assert str(caught.value).startswith(f"{deck}:14 (slide 2): the claim no longer holds on this machine ({machine}): ")
     assert says in str(caught.value) and "\n" not in str(caught.value)
 
 
@@ -124,3 +158,31 @@ def test_a_process_a_cell_started_outside_the_kernels_tree_ends_with_the_kernel(
     while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU shares need sched_setaffinity")
+@pytest.mark.parametrize("own, seen", [(None, "2"), ("3", "3")])
+def test_a_kernel_on_one_cpu_gets_two_threads_for_xla(write_deck, monkeypatch, own, seen):
+    """On one CPU, XLA's CPU client gets a pool of one thread, and jaxlib 0.10's pure_callback
+    then deadlocks (it queues the copy of its arguments behind the program waiting for it):
+    NPROC=2 gives the pool a second thread; a user's own NPROC is left as it is."""
+    if own is None:
+        monkeypatch.delenv("NPROC", raising=False)
+    else:
+        monkeypatch.setenv("NPROC", own)
+    deck = write_deck("# T\n\n```python\nimport os\nprint(os.environ.get('NPROC'), len(os.sched_getaffinity(0)))\n```\n")
+    one = frozenset([sorted(os.sched_getaffinity(0))[0]])
+    nb = execute(deck_to_notebook(deck), deck, cpus=one)
+    assert nb.cells[1].outputs[0]["text"] == f"{seen} 1\n"
+
+
+def test_a_pure_callback_converted_to_numpy_on_one_cpu_finishes(write_deck):
+    """The cell that hung deck 11: a callback's result read back at once, on a one-CPU share."""
+    deck = write_deck("# T\n\n```python timeout=60\nimport numpy as np, jax, jax.numpy as jnp\n"
+                      "xs = jnp.linspace(0.0, 1.0, 200_000)\n"
+                      "f = jax.jit(lambda x: jnp.tanh(jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x)).sum())\n"
+                      "g = jax.jit(lambda x: jnp.tanh(jnp.sin(x)).sum())\n"
+                      "print(all(bool(jnp.allclose(g(xs), f(xs), rtol=1e-4)) for _ in range(100)))\n```\n")
+    one = frozenset([sorted(os.sched_getaffinity(0))[0]]) if hasattr(os, "sched_getaffinity") else None
+    nb = execute(deck_to_notebook(deck), deck, cpus=one)
+    assert nb.cells[1].outputs[0]["text"] == "True\n"
