@@ -98,7 +98,7 @@ def run(args) -> int:
         say(f"  slideshow:  {started['url']}")
         say(f"  JupyterLab: {started['lab']}")
         say(f"  its log:    {started['log']}")
-        say("Stop it with: jaxdeck present --stop (or make present-stop)")
+        say(f"Stop it with: {detached.stop_words(args.out)}")
         return 0
     deck, others = choose_deck(args.decks)
     if not is_loopback(args.ip) and not args.allow_remote:
@@ -126,7 +126,10 @@ def run(args) -> int:
         say(f"  JupyterLab: {server.base}/lab?token={server.token}")
         if not is_loopback(args.ip):
             say(f"  listening on {args.ip}:{server.port} (anyone who has the token can run code)")
-        say("Ctrl-C stops the server and its kernel.")
+        if args.detached:
+            say(f"Detached from its terminal: stop it and its kernels with {detached.stop_words(args.out)}")
+        else:
+            say("Ctrl-C stops the server and its kernel.")
         if args.detached:
             detached.record(args.out, url=url, lab=f"{server.base}/lab?token={server.token}")
         if args.browser:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -27,6 +28,26 @@ LOG = "present.log"
 
 def state_path(out: Path) -> Path:
     return Path(out) / STATE
+
+
+def command(*args: str, out: Path | None = None) -> str:
+    """``python -m jaxdeck present ARGS`` as a fresh shell runs it: this interpreter's path (relative
+    to the current folder when it is under it, as ``.venv/bin/python``), ``--out`` when not the default."""
+    python = Path(sys.executable)
+    try:
+        python = python.relative_to(Path.cwd())
+    except ValueError:
+        pass
+    words = [str(python), "-m", "jaxdeck", "present", *args]
+    if out is not None and Path(out) != Path("build"):
+        words += ["--out", str(out)]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def stop_words(out: Path) -> str:
+    """How to stop the detached present from any shell in this folder."""
+    stop = command("--stop", out=out)
+    return f"make present-stop (or {stop})" if Path(out) == Path("build") else stop
 
 
 def running(out: Path) -> dict | None:
@@ -61,7 +82,7 @@ def detach(argv: list[str], out: Path, timeout: float = 120) -> dict:
     out = Path(out)
     if running(out):
         raise DeckError(state_path(out), None, "a detached present is already running here",
-                        "stop it first: jaxdeck present --stop")
+                        f"stop it first: {stop_words(out)}")
     out.mkdir(parents=True, exist_ok=True)
     state_path(out).unlink(missing_ok=True)
     log = out / LOG
@@ -91,7 +112,7 @@ def stop(out: Path, timeout: float = 60) -> int:
     state = running(out)
     if state is None:
         state_path(out).unlink(missing_ok=True)
-        raise DeckError(None, None, "no detached present is running here", "start one: jaxdeck present --detach")
+        raise DeckError(None, None, "no detached present is running here", f"start one: {command('--detach', out=out)}")
     pid = int(state["pid"])
     os.kill(pid, signal.SIGTERM)  # as `kill` would: the server and its kernels stop, its folder goes
     deadline = time.monotonic() + timeout

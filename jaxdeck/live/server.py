@@ -53,7 +53,7 @@ from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import npm_root
 from jaxdeck import trust
 from jaxdeck.stopping import MARKER, STOP, Stopped, end_tree, marked
-from jaxdeck.execute import kernel_env
+from jaxdeck.execute import kernel_env, pools_env
 
 LOOPBACK = "127.0.0.1"
 #: where the server looks for prebuilt JupyterLab extensions besides the environment's: ours,
@@ -230,6 +230,40 @@ def write_live_settings(home: Path) -> None:
     labconfig = home / "config" / "labconfig"
     labconfig.mkdir(parents=True, exist_ok=True)
     (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": {"jupyterlab-jupytext": True}}))
+    # the pages' language: English, which JupyterLab has built in. Left to the server's locale, a
+    # machine with LANG=C asks for a language pack "C", and the page warns that it is not valid.
+    translation = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "translation-extension"
+    translation.mkdir(parents=True, exist_ok=True)
+    (translation / "plugin.jupyterlab-settings").write_text(json.dumps({"locale": "en"}))
+
+
+#: front ends installed for JupyterLab's page that RISE's page does not load. A disabled extension's
+#: code still loads (only its plugins stay off), and each asks the page's shared modules for the
+#: versions of the JupyterLab it was built for (jupytext's for 4.6, the MathJax 3 extension's for
+#: JupyterLab 3), which RISE's page, a JupyterLab 4.3 application, does not have: one console
+#: warning per module. Neither has anything for a slideshow: the contents manager does jupytext's
+#: work, and RISE's page typesets math with JupyterLab 4's own MathJax.
+NOT_ON_SLIDES = ("jupyterlab-jupytext", "@jupyterlab/mathjax3-extension")
+
+
+def rise_labextensions(home: Path) -> Path:
+    """The federated extensions RISE's page loads: the installed ones less :data:`NOT_ON_SLIDES`, as
+    links in a folder of the server's own (``RiseApp.labextensions_path``; their files are still
+    served from where they are installed)."""
+    from jupyter_core.paths import ENV_JUPYTER_PATH, SYSTEM_JUPYTER_PATH
+
+    folder = home / "rise-labextensions"
+    folder.mkdir(parents=True, exist_ok=True)
+    extra = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    for base in [Path(p) / "labextensions" for p in [*extra, *ENV_JUPYTER_PATH, *SYSTEM_JUPYTER_PATH]]:
+        for package in [*base.glob("*/package.json"), *base.glob("@*/*/package.json")]:
+            name = package.parent.relative_to(base).as_posix()
+            link = folder / name
+            if name in NOT_ON_SLIDES or link.exists():
+                continue  # left out, or found first in a folder before this one
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(package.parent.resolve(), target_is_directory=True)
+    return folder
 
 
 def private_file(path: Path, text: str) -> Path:
@@ -243,6 +277,7 @@ def server_env(home: Path, root: Path) -> dict[str, str]:
     """The server's (and so the kernels') environment: GPU settings, and no user Jupyter config."""
     env = dict(os.environ)
     env.update(kernel_env())  # XLA_PYTHON_CLIENT_PREALLOCATE=false unless already set
+    env.update(pools_env())  # no hang of a callback on a one-CPU box
     env[MARKER] = str(home)  # inherited by every kernel and all it starts: Server.stop finds them by it
     for name in ("config", "data", "runtime"):
         (home / name).mkdir(parents=True, exist_ok=True)
@@ -302,6 +337,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         log_file = os.fdopen(os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8")
         os.chmod(log_path, 0o600)
         env = server_env(home, root)
+        command.append(f"--RiseApp.labextensions_path={rise_labextensions(home)}")
         # the token reaches the server in a file only the presenter can read, never on its command
         # line, which any user of a shared GPU box can list with `ps`
         env["JUPYTER_TOKEN_FILE"] = str(private_file(home / "token", token))

@@ -43,7 +43,7 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
     terminal = subprocess.Popen(["bash", "-c", f"{command}; sleep 600"], cwd=repo, env=env, start_new_session=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines = []
-    while not any("slideshow:" in line for line in lines):
+    while not any("Stop it with:" in line for line in lines):
         line = terminal.stdout.readline()
         assert line, "\n".join(lines)
         lines.append(line)
@@ -73,7 +73,15 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
     time.sleep(1)
     assert present.is_running() and call("GET", "status")[0] == 200, "the detached server went with its terminal"
 
-    stopped = subprocess.run(jaxdeck("present", "--stop"), cwd=repo, env=env, capture_output=True,
+    # the words it printed run as they are in a fresh shell: no venv on PATH, no PYTHONPATH
+    said = re.search(r"Stop it with: make present-stop \(or (.+)\)$", "".join(lines), re.M)
+    assert said, "".join(lines)
+    stop_command = said.group(1)
+    assert stop_command == f"{sys.executable} -m jaxdeck present --stop", stop_command
+    log = (repo / "build" / "present.log").read_text()
+    assert "Ctrl-C" not in log and f"stop it and its kernels with make present-stop (or {stop_command})" in log, log
+    fresh = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", str(repo)), "LANG": "C.UTF-8"}
+    stopped = subprocess.run(["bash", "-c", stop_command], cwd=repo, env=fresh, capture_output=True,
                              text=True, timeout=120)
     assert stopped.returncode == 0, stopped.stderr
     assert f"pid {present.pid}" in stopped.stdout
@@ -87,3 +95,14 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
                            text=True, timeout=60)
     assert again.returncode != 0 and "no detached present is running here" in again.stderr
     assert "Traceback" not in again.stderr
+
+
+def test_the_stop_command_names_the_interpreter_relative_to_the_folder_when_under_it(monkeypatch, tmp_path):
+    from jaxdeck.live import detached
+
+    python = Path(sys.executable)
+    monkeypatch.chdir(python.parents[2])  # the folder that holds the venv, as the repository root holds .venv
+    assert detached.command("--stop") == f"{python.relative_to(python.parents[2])} -m jaxdeck present --stop"
+    assert detached.stop_words(Path("build")).startswith("make present-stop (or ")
+    monkeypatch.chdir(tmp_path)  # elsewhere: the whole path, and the build folder when it is not the default
+    assert detached.command("--stop", out=Path("out dir")) == f"{python} -m jaxdeck present --stop --out 'out dir'"

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import jupyterlab
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +26,10 @@ COMMANDS = ("jaxdeck-live:run", "jaxdeck-live:interrupt", "jaxdeck-live:restart"
             "jaxdeck-live:speaker-view")
 #: the page's own copies, never bundled (a second reveal.js or notebook would not be RISE's)
 FROM_THE_PAGE = ("reveal.js", "@jupyterlab/notebook", "@jupyterlab/apputils")
+#: the versions of the shared modules RISE's page (jupyterlab_rise, a JupyterLab 4.3 application) has
+RISE_PAGE = {"@jupyterlab/apputils": (4, 4), "@jupyterlab/notebook": (4, 3), "@jupyterlab/console": (4, 3),
+             "@jupyterlab/cells": (4, 3), "@jupyterlab/coreutils": (6, 3), "@jupyterlab/observables": (5, 3),
+             "@jupyterlab/rendermime": (4, 3), "@jupyterlab/translation": (4, 3), "@jupyterlab/ui-components": (4, 3)}
 
 
 def sources(folder: Path) -> list[Path]:
@@ -65,7 +70,18 @@ def test_the_extension_takes_jupyterlab_and_revealjs_from_the_page_and_brings_th
         assert shared[name]["bundled"] is False and shared[name]["singleton"] is True, name
         assert shared[name].get("requiredVersion", ranges[name]) == ranges[name], name
     # RISE's page shares no @jupyterlab/console, which the widget manager imports: this one offers its own
-    assert shared["@jupyterlab/console"] == {"bundled": True, "singleton": True}
+    assert shared["@jupyterlab/console"] == {"bundled": True, "singleton": True, "requiredVersion": "^4.3.0"}
+    # what the page shares, it asks for at versions RISE's page (a JupyterLab 4.3 application) has, not at
+    # the JupyterLab the builder reads (4.6): else the page warns once a module ("Unsatisfied version")
+    core = json.loads((Path(jupyterlab.__file__).parent / "staging" / "package.json").read_text(encoding="utf-8"))
+    built = json.loads((BUILT / "package.json").read_text(encoding="utf-8"))
+    entry = (BUILT / built["jupyterlab"]["_build"]["load"]).read_text(encoding="utf-8")
+    asked = dict(re.findall(r'"default","(@[\w./-]+|reveal\.js)",!\d,\[(\d[\d,]*)', entry))
+    assert asked, entry
+    for name, version in asked.items():
+        major, minor = (int(part) for part in version.split(",")[1:3])
+        assert (name.startswith("@lumino/") or name == "reveal.js" or (major, minor) <= RISE_PAGE.get(name, (0, 0))), (
+            name, version, core["resolutions"].get(name))
     lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))["packages"]
     builder = package["devDependencies"]["@jupyterlab/builder"]
     assert re.fullmatch(r"\d+\.\d+\.\d+", builder) and lock["node_modules/@jupyterlab/builder"]["version"] == builder

@@ -5,7 +5,9 @@
  * and a live talk needs:
  *   - the title slide's byline and provenance, columns side by side, notes rendered once,
  *     empty marker cells hidden, stepped code-line highlights (layout.ts);
- *   - Shift+Enter runs the current slide's code from the first press and stays on the slide;
+ *   - Shift+Enter runs the current slide's code from the first press and stays on the slide, after
+ *     the earlier code cells this kernel has not run (quietly); the setup cells run by themselves
+ *     whenever a kernel starts or restarts (run.ts);
  *     I I interrupts, 0 0 restarts, R re-runs every code cell before the current slide (quietly,
  *     in order) after the kernel died or was restarted, S opens the speaker view (keys.ts, run.ts);
  *   - claim checks (code cells tagged `check`, never shown) run quietly right after the cell
@@ -41,7 +43,7 @@ async function activate(app: JupyterFrontEnd, tracker: INotebookTracker): Promis
   }
   // only RISE's page shares reveal.js (JupyterLab's has none): asked for here, not when the module loads
   const Reveal = (await import('reveal.js')).default;
-  const live: Live = { panel: null, commands: app.commands, reveal: Reveal, busy: false, checks: [], states: [] };
+  const live: Live = { panel: null, commands: app.commands, reveal: Reveal, busy: false, checks: [], states: [], ran: new Set(), setups: 0 };
   window.jaxdeckLive = live;
   const status = new StatusLine();
   const runner = new Runner(live, status);
@@ -49,7 +51,19 @@ async function activate(app: JupyterFrontEnd, tracker: INotebookTracker): Promis
   const start = (panel: NotebookPanel) => {
     live.panel = panel;
     live.checks = [];
-    watchKernel(panel, live, status);
+    watchKernel(panel, live, status, { going: () => runner.forget(), restarted: () => void runner.kernelStarted(true) });
+    // the kernel this page found or started: its setup runs now (a kernel another page left running
+    // runs it again, which a deck's imports and configuration bear)
+    void panel.sessionContext.ready.then(() => {
+      if (panel.sessionContext.session?.kernel) {
+        void runner.kernelStarted(false);
+      }
+    });
+    NotebookActions.executionScheduled.connect((_, { notebook, cell }) => {
+      if (notebook === panel.content) {
+        runner.sent(cell);
+      }
+    });
     // every way a cell runs (Shift+Enter here, RISE's buttons, JupyterLab's menus) reaches its checks
     NotebookActions.executed.connect((_, done) => {
       if (done.notebook === panel.content && done.success && !isCheck(done.cell)) {

@@ -4,7 +4,13 @@ import type { NotebookPanel } from '@jupyterlab/notebook';
 
 import type { Live, StatusLine } from './live';
 
-export function watchKernel(panel: NotebookPanel, live: Live, status: StatusLine): void {
+/** What the runner does when a kernel goes and when the next one is up (run.ts). */
+export interface KernelEvents {
+  going: () => void;
+  restarted: () => void;
+}
+
+export function watchKernel(panel: NotebookPanel, live: Live, status: StatusLine, events: KernelEvents): void {
   const session = panel.sessionContext;
   // false; true while a restart asked for here is under way; 'started' once the old kernel is gone
   let restarting: boolean | 'started' = false;
@@ -27,6 +33,7 @@ export function watchKernel(panel: NotebookPanel, live: Live, status: StatusLine
     live.states.push(state);
     if (state === 'autorestarting' || state === 'restarting') {
       restarting = state === 'autorestarting' ? 'started' : true;
+      events.going();
       status.say(state === 'autorestarting' ? 'The kernel died and is restarting…' : 'Restarting the kernel…', {
         sticky: true,
         kind: 'error'
@@ -38,10 +45,7 @@ export function watchKernel(panel: NotebookPanel, live: Live, status: StatusLine
       restarting = 'started'; // the old kernel is gone: the next idle is the new one's
     } else if (state === 'idle' && restarting === 'started') {
       restarting = false;
-      status.say(
-        'The kernel restarted: earlier results are gone. Press R to re-run the code cells before this slide.',
-        { sticky: true, kind: 'error' }
-      );
+      events.restarted(); // runs the setup cells, and says the kernel restarted
     }
   });
 }

@@ -21,6 +21,10 @@ export interface Live {
   checks: CheckResult[];
   /** every kernel status the session went through, in order */
   states: string[];
+  /** the cells (model ids) this kernel has been sent; emptied when it restarts */
+  ran: Set<string>;
+  /** how many times the deck's setup cells ran by themselves, at a kernel's start or restart */
+  setups: number;
 }
 
 declare global {

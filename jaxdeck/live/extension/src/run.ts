@@ -1,16 +1,119 @@
-/* Running code from the slides: the presenter's Shift+Enter, claim checks, interrupt, restart, recover. */
-import type { Cell } from '@jupyterlab/cells';
+/*
+ * Running code from the slides: the presenter's Shift+Enter, claim checks, interrupt, restart, recover.
+ *
+ * No slide depends on the presenter's memory: the deck's setup cells (tagged `setup`) run by
+ * themselves whenever a kernel starts or restarts, and Shift+Enter first runs, quietly, the
+ * earlier code cells (claim checks included, listings and `raises-exception` cells not) that this
+ * kernel has not run, so any slide can be run first. Which cells ran is kept per kernel: a
+ * restart forgets it.
+ */
+import type { Cell, ICodeCellModel } from '@jupyterlab/cells';
 import { NotebookActions } from '@jupyterlab/notebook';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 
 import type { Live, StatusLine } from './live';
-import { codeCellsOn, currentSlide, info, isCheck, isListing, slideOf, source } from './slides';
+import { codeCellsOn, currentSlide, info, isCheck, isListing, isPrerequisite, isSetup, slideOf, source } from './slides';
 
 export class Runner {
+  /** The cells this kernel has been sent (model ids), by any way of running them; a restart empties it. */
+  private readonly ran = new Set<string>();
+  /** The quiet runs under way (the setup, earlier cells): a press waits for them, in order. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly live: Live,
     private readonly status: StatusLine
-  ) {}
+  ) {
+    live.ran = this.ran;
+  }
+
+  /** `cell` was sent to this kernel (Shift+Enter, RISE's buttons, JupyterLab's menus, a quiet run). */
+  sent(cell: Cell): void {
+    this.ran.add(cell.model.id);
+  }
+
+  /** The kernel is going (restart, death): nothing has run in the next one. */
+  forget(): void {
+    this.ran.clear();
+  }
+
+  /** A kernel has started (or restarted): its setup cells run by themselves, saying so meanwhile. */
+  kernelStarted(restarted: boolean): Promise<unknown> {
+    this.forget();
+    this.queue = this.queue.then(() => this.runSetup(restarted)).catch(err => this.lost(err));
+    return this.queue;
+  }
+
+  private async runSetup(restarted: boolean): Promise<void> {
+    const cells = (this.live.panel?.content.widgets ?? []).filter(isSetup);
+    const after = 'earlier results are gone: Shift+Enter runs what a slide needs first, R re-runs every cell before this slide.';
+    if (!cells.length) {
+      if (restarted) {
+        this.status.say(`The kernel restarted: ${after}`, { sticky: true, kind: 'error' });
+      }
+      return;
+    }
+    const what = cells.length === 1 ? 'the setup cell' : `the ${cells.length} setup cells`;
+    this.status.say(restarted ? `The kernel restarted: running ${what}…` : `Running ${what}…`, { sticky: true });
+    const started = performance.now();
+    const ok = await this.quietly(cells, 'setup');
+    this.live.setups += ok ? 1 : 0;
+    if (!ok) {
+      return; // the failure is on the status line and under the cell
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (restarted) {
+      this.status.say(`The kernel restarted and ran ${what} again (${seconds} s); ${after}`, { sticky: true, kind: 'error' });
+    } else {
+      this.status.say(`Ran ${what} (${seconds} s): the kernel is ready.`);
+    }
+  }
+
+  /**
+   * Run `cells` in order without showing their outputs (a cell's shown outputs stay as they were),
+   * each marked as run. A claim check that fails says so on the status line and the rest go on; any
+   * other cell that fails shows its error under it and on the status line, and stops the run: false.
+   */
+  private async quietly(cells: Cell[], why: 'setup' | 'earlier'): Promise<boolean> {
+    const kernel = this.kernel();
+    if (!kernel) {
+      return false;
+    }
+    for (const cell of cells) {
+      this.sent(cell);
+      const reply = await kernel.requestExecute({
+        code: source(cell),
+        silent: true,
+        store_history: false,
+        allow_stdin: false,
+        stop_on_error: false
+      }).done;
+      const failure = failed(reply);
+      if (isCheck(cell)) {
+        this.checked(cell, failure);
+        continue;
+      }
+      if (failure) {
+        const content = reply.content as { traceback?: string[] };
+        const outputs = (cell.model as ICodeCellModel).outputs;
+        outputs.clear();
+        outputs.add({ output_type: 'error', ename: failure.ename ?? '', evalue: failure.evalue ?? '', traceback: content.traceback ?? [] });
+        const which = why === 'setup' ? 'The setup cell' : 'An earlier cell, run first,';
+        this.status.say(
+          `${which} on line ${info(cell).line ?? '?'} failed: ${failure.ename || reply.content.status}: ${failure.evalue || ''}`,
+          { sticky: true, kind: 'error' }
+        );
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The code cells before `cell` that this kernel has not run, in order. */
+  private notRunBefore(cell: Cell): Cell[] {
+    const cells = this.live.panel?.content.widgets ?? [];
+    return cells.slice(0, Math.max(0, cells.indexOf(cell))).filter(c => isPrerequisite(c) && !this.ran.has(c.model.id));
+  }
 
   kernel(): Kernel.IKernelConnection | null {
     return this.live.panel?.sessionContext.session?.kernel ?? null;
@@ -41,13 +144,46 @@ export class Runner {
     notebook.deselectAll();
     notebook.mode = 'command';
     const next = onSlide[onSlide.indexOf(cell) + 1];
-    const ran = NotebookActions.run(notebook, panel.sessionContext);
     if (next) {
       notebook.activeCellIndex = notebook.widgets.indexOf(next);
     }
     notebook.node.focus({ preventScroll: true });
-    await ran;
-    keepInView(cell);
+    // after the setup and any earlier press's quiet runs: the earlier cells this kernel lacks
+    const earlierRan = this.queue.then(() => this.runEarlier(cell));
+    this.queue = earlierRan.catch(() => false);
+    if (!(await earlierRan.catch(err => this.lost(err)))) {
+      return; // one failed: its error is under it and on the status line
+    }
+    this.sent(cell);
+    if (await NotebookActions.runCells(notebook, [cell], panel.sessionContext)) {
+      keepInView(cell);
+    }
+  }
+
+  /** A quiet run cut short (the kernel went, its requests with it): said, and nothing more runs. */
+  private lost(err: unknown): false {
+    this.status.say(`Stopped running cells quietly: ${err instanceof Error ? err.message : String(err)}`, {
+      sticky: true,
+      kind: 'error'
+    });
+    return false;
+  }
+
+  /** Quietly run the code cells before `cell` that this kernel has not run, saying so; false when one failed. */
+  private async runEarlier(cell: Cell): Promise<boolean> {
+    const earlier = this.notRunBefore(cell);
+    if (!earlier.length) {
+      return true;
+    }
+    const what = earlier.length === 1 ? '1 earlier cell' : `${earlier.length} earlier cells`;
+    this.status.say(`Running ${what} first…`, { sticky: true });
+    const started = performance.now();
+    if (!(await this.quietly(earlier, 'earlier'))) {
+      return false;
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    this.status.say(`Ran ${what} first (${seconds} s).`);
+    return true;
   }
 
   /** Run the checks after `cell` quietly, in order; the first that fails says so on the status line. */
@@ -58,7 +194,7 @@ export class Runner {
       return;
     }
     for (const check of checks) {
-      const line = info(check).line;
+      this.sent(check);
       const reply = await kernel.requestExecute({
         code: source(check),
         silent: true,
@@ -66,21 +202,28 @@ export class Runner {
         allow_stdin: false,
         stop_on_error: false
       }).done;
-      const failure = failed(reply);
-      const said = failure
-        ? String(failure.evalue || '').split('\n')[0] ||
-          (failure.ename && failure.ename !== 'AssertionError' ? failure.ename : 'an assertion failed')
-        : '';
-      this.live.checks.push({ line: line ?? null, ok: !failure, message: said });
-      if (failure) {
-        const prefix = failure.ename && failure.ename !== 'AssertionError' ? `${failure.ename}: ` : '';
-        this.status.say(`The claim checked on line ${line ?? '?'} no longer holds here: ${prefix}${said}`, {
-          sticky: true,
-          kind: 'error'
-        });
+      if (!this.checked(check, failed(reply))) {
         return;
       }
     }
+  }
+
+  /** Record a check's result; one that failed says so on the status line. True when it held. */
+  private checked(check: Cell, failure: { ename?: string; evalue?: string } | null): boolean {
+    const line = info(check).line;
+    const said = failure
+      ? String(failure.evalue || '').split('\n')[0] ||
+        (failure.ename && failure.ename !== 'AssertionError' ? failure.ename : 'an assertion failed')
+      : '';
+    this.live.checks.push({ line: line ?? null, ok: !failure, message: said });
+    if (failure) {
+      const prefix = failure.ename && failure.ename !== 'AssertionError' ? `${failure.ename}: ` : '';
+      this.status.say(`The claim checked on line ${line ?? '?'} no longer holds here: ${prefix}${said}`, {
+        sticky: true,
+        kind: 'error'
+      });
+    }
+    return !failure;
   }
 
   /** The checks that follow `cell`: up to the next code cell that is not a check. */
@@ -136,6 +279,7 @@ export class Runner {
     const started = performance.now();
     try {
       for (const [i, cell] of before.entries()) {
+        this.sent(cell);
         this.status.say(`Re-running cell ${i + 1} of ${before.length}…`, { sticky: true });
         const reply = await kernel.requestExecute({
           code: source(cell),

@@ -15,8 +15,22 @@ export function info(cell: Cell): CellInfo {
 
 /** A claim check: a code cell tagged `check`, run quietly after the cell before it, never shown. */
 export function isCheck(cell: Cell): boolean {
-  const tags = (cell.model.getMetadata('tags') as string[] | undefined) ?? [];
-  return cell.model.type === 'code' && tags.includes('check');
+  return cell.model.type === 'code' && tags(cell).includes('check');
+}
+
+function tags(cell: Cell): string[] {
+  return (cell.model.getMetadata('tags') as string[] | undefined) ?? [];
+}
+
+/** The deck's setup (imports, configuration): a code cell tagged `setup`, run whenever a kernel starts. */
+export function isSetup(cell: Cell): boolean {
+  return cell.model.type === 'code' && tags(cell).includes('setup') && !isListing(cell);
+}
+
+/** Code a kernel runs to reach a later slide: code cells and claim checks, not listings, not cells
+ *  that raise on purpose (`raises-exception`). */
+export function isPrerequisite(cell: Cell): boolean {
+  return cell.model.type === 'code' && !isListing(cell) && !tags(cell).includes('raises-exception');
 }
 
 /** A code cell that is a listing with stepped highlights, not code to run. */

@@ -55,6 +55,12 @@ export async function addChalkboard(reveal: RevealApi, place: ChalkboardPlace): 
     await loadScript(place.script);
   }
   const config = reveal.getConfig();
+  // the plugin reads its drawings back from the tab's storage and warns when there are none yet
+  // ("Cannot initialise storage!"): a first visit starts from the empty drawings it would make
+  if (sessionStorage.getItem(place.storage) === null) {
+    const empty = { width: config.width, height: config.height, data: [] };
+    sessionStorage.setItem(place.storage, JSON.stringify([empty, empty]));
+  }
   config.chalkboard = {
     theme: 'chalkboard', storage: place.storage,
     keyBindings: { colorNext: false, colorPrev: false, download: false },
