@@ -7,6 +7,9 @@ them and records each cell's marker in its cell record (``marker``); the marker 
 the cell's source, so the deck is written back unchanged. The HTML stage strips it
 (:func:`strip`), the live slideshow hides it and puts it back on save (:func:`hide`,
 :func:`restore`), auto-fit and the benchmarks ask :func:`is_marker`.
+
+The cell tags (:data:`TAGS`) and the classes in attribute braces (:data:`CLASSES`) the format
+understands are listed here too: the reader warns of any other, with a did-you-mean.
 """
 
 from __future__ import annotations
@@ -68,3 +71,35 @@ def restore(cell: dict) -> None:
     if taken is not None:
         source = cell.get("source")
         cell["source"] = taken + ("".join(source) if isinstance(source, list) else (source or ""))
+
+
+#: a slide whose heading has this class (``## Questions? {.no-notes}``) needs no speaker notes
+NO_NOTES = "no-notes"
+
+#: the cell tags a deck may use: jaxdeck's own, nbclient's and Jupyter Book's (in both its spellings)
+TAGS = frozenset({
+    "check",                # a claim check: runs after the cell before it, shown nowhere (jaxdeck.claims)
+    "slow", "setup",        # exempt from the per-cell budget (jaxdeck.check.deck)
+    "raises-exception",     # the cell may raise; its error is shown (nbclient)
+    "skip-execution",       # the cell is not run (nbclient)
+    # where a cell shows (Jupyter Book's, jaxdeck.html.myst.tags)
+    *(f"{verb}{dash}{part}" for verb in ("remove", "hide") for dash in "-_" for part in ("cell", "input", "output")),
+})
+
+#: reveal.js's fragment effects (its dist/reveal.css), written beside ``fragment``
+FRAGMENT_EFFECTS = frozenset({
+    "fade-in", "fade-out", "fade-up", "fade-down", "fade-left", "fade-right", "fade-in-then-out",
+    "fade-in-then-semi-out", "semi-fade-out", "current-visible", "grow", "shrink", "strike", "zoom-in",
+    "highlight-red", "highlight-green", "highlight-blue",
+    "highlight-current-red", "highlight-current-green", "highlight-current-blue",
+})
+
+#: the classes a deck may write in attribute braces: on a slide's heading (``## Title {.smaller}``),
+#: alone on the line before a block (``{.incremental}``) or on a span (``[words]{.fragment}``)
+CLASSES = frozenset({
+    "incremental", "nonincremental",  # a list steps in item by item, or shows whole (Quarto's)
+    "smaller", "scrollable",          # the slide's type at about 70 %; a slide that scrolls
+    NO_NOTES,                         # the slide needs no speaker notes (make check)
+    "fragment", *FRAGMENT_EFFECTS,
+    "r-fit-text", "r-stretch", "r-stack", "r-hstack", "r-vstack", "r-frame",  # reveal.js's layout helpers
+})

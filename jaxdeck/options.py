@@ -6,21 +6,41 @@ Every stage that needs a deck's size, title, theme or budgets reads them through
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from jaxdeck.records import OPTIONS_KEY
 
-#: option -> the types a header may give it (checked when the deck is read)
+#: option -> the types a header may give it (checked when the deck is read); a ``date`` may be a
+#: YAML date (``date: 2026-11-22``), shown as written
 TYPES: dict[str, type | tuple[type, ...]] = {
-    "title": str, "subtitle": str, "author": str, "date": str, "venue": str,
+    "title": str, "subtitle": str, "author": str, "date": (str, datetime.date), "venue": str,
     "theme": str, "transition": str, "width": int, "height": int,
     "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
     "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float), "strict": bool, "allow_errors": bool,
     "footer": str, "logo": str,
     "tools": bool, "chalkboard_in_pdf": bool, "incremental": bool,
 }
+
+#: the notebook metadata keys (a Markdown header's ``jupyter:`` mapping, a MyST header's root) that
+#: jaxdeck, jupytext, Jupyter and RISE read: a key close to one of them is a typo, and an error
+READ_KEYS = (OPTIONS_KEY, "rise", "jupytext", "kernelspec", "language_info")
+#: notebook metadata that Jupyter's tools and MyST write: kept as written, passed on, never a warning
+KEPT_KEYS = frozenset({
+    # Jupyter, its extensions and notebook services
+    "widgets", "colab", "kaggle", "accelerator", "gpuClass", "vscode", "interpreter", "celltoolbar", "toc",
+    "toc-autonumbering", "toc-showcode", "toc-showmarkdowntxt", "toc-showtags", "varInspector", "latex_envs",
+    "hide_input", "nteract", "anaconda-cloud", "orig_nbformat", "papermill", "kernel_info", "title", "authors",
+    "language",
+    # MyST, MyST-NB and Jupyter Book front matter
+    "jupyter", "subtitle", "short_title", "description", "label", "date", "author", "affiliations",
+    "contributors", "keywords", "tags", "venue", "subject", "github", "doi", "arxiv", "open_access",
+    "license", "copyright", "funding", "numbering", "math", "abbreviations", "bibliography", "exports",
+    "downloads", "banner", "thumbnail", "site", "options", "parts", "abstract", "settings", "myst", "mystnb",
+    "file_format", "execution", "substitutions", "html_meta", "orphan", "nosearch", "tocdepth",
+})
 
 
 @dataclass(frozen=True)
@@ -58,6 +78,8 @@ class DeckOptions:
         if metadata is not None and "metadata" in metadata and "cells" in metadata:
             metadata = metadata["metadata"].get(OPTIONS_KEY)
         given = {k: v for k, v in dict(metadata or {}).items() if k in TYPES and v is not None}
+        if isinstance(given.get("date"), datetime.date):  # the reader keeps a YAML date as written
+            given["date"] = str(given["date"])
         return cls(**given)
 
     def title_for(self, deck: str | Path | None) -> str:

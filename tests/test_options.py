@@ -25,3 +25,19 @@ def test_a_notebook_gives_its_header_options():
 def test_reveal_config_follows_the_options():
     config = DeckOptions.of({"height": 1080, "slide_number": False}).reveal_config()
     assert (config["width"], config["height"], config["slideNumber"], config["center"]) == (1280, 1080, False, False)
+
+
+def test_a_yaml_date_is_a_date_and_shown_as_text():
+    import datetime
+
+    day = datetime.date(2026, 11, 22)
+    assert isinstance(day, TYPES["date"]) and not isinstance(day, TYPES["title"])
+    assert DeckOptions.of({"date": datetime.date(2026, 11, 22), "author": "A"}).byline() == ["A", "2026-11-22"]
+
+
+def test_the_header_keys_jaxdeck_reads_are_never_among_those_it_only_keeps():
+    from jaxdeck.options import KEPT_KEYS, READ_KEYS
+    from jaxdeck.records import OPTIONS_KEY
+
+    assert OPTIONS_KEY in READ_KEYS and "rise" in READ_KEYS
+    assert not set(READ_KEYS) & KEPT_KEYS

@@ -10,6 +10,7 @@ with a notebook metadata filter that keeps exactly the header's keys.
 
 from __future__ import annotations
 
+import datetime
 import re
 from pathlib import Path
 
@@ -163,6 +164,52 @@ def _header(text: str) -> dict:
     return header if isinstance(header, dict) else {}
 
 
+def header_tree(text: str) -> yaml.Node | None:
+    """The header's YAML as PyYAML composes it (its nodes know their lines): all of it, or the
+    ``jupyter:`` block jupytext reads when all of it is not YAML; None without a YAML header."""
+    count = header_line_count(text)
+    if not count:
+        return None
+    body = "\n".join(text.split("\n")[1: count - 1])
+    for candidate in (body, jupytext_yaml(body)):
+        if candidate is None:
+            return None
+        try:
+            load_header(candidate)  # within the header's limits, before composing
+            return yaml.compose(candidate, Loader=HeaderLoader)
+        except yaml.YAMLError:
+            continue
+    return None
+
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+def _written_dates(node: yaml.Node | None, path: tuple = ()) -> dict[tuple, str]:
+    """Key path -> each YAML date of a composed header, as its text is written (``2026-11-22``)."""
+    found: dict[tuple, str] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode):
+                found.update(_written_dates(value, path + (key.value,)))
+    elif isinstance(node, yaml.ScalarNode) and node.tag == _TIMESTAMP:
+        found[path] = node.value
+    return found
+
+
+def _dates_as_written(value, written: dict[tuple, str], path: tuple = ()):
+    """``value`` with every date in it (PyYAML reads ``2026-11-22`` as one) the text the header
+    gives it: notebook metadata is JSON, and a date shows as its author wrote it."""
+    if isinstance(value, dict):
+        for key in list(value):
+            value[key] = _dates_as_written(value[key], written, path + (str(key),))
+    elif isinstance(value, list):
+        value[:] = [_dates_as_written(item, written, path) for item in value]
+    elif isinstance(value, datetime.date):
+        return written.get(path, value.isoformat())
+    return value
+
+
 def header_metadata_keys(text: str, format_name: str) -> tuple[list[str], list[str]]:
     """The notebook metadata keys the file's header holds, and the keys of its ``jupytext`` block.
 
@@ -248,7 +295,51 @@ def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
                 lines[index] = match.group(1) + value
                 text = "\n".join(lines)
                 break
-    return text
+    return _header_as_written(text, path)
+
+
+_HEADER_ENTRY = re.compile(r"^(\s*[^\s#][^:]*):\s+(\S.*)$")
+
+
+def _scalar(value: str) -> tuple | None:
+    """A header value as PyYAML reads it and its text as written (without quotes), None unless a scalar."""
+    try:
+        loaded = load_header(value)
+        node = yaml.compose(value, Loader=HeaderLoader)
+    except yaml.YAMLError:
+        return None
+    return (loaded, node.value) if isinstance(node, yaml.ScalarNode) else None
+
+
+def _same_entry(mine: str, written: str) -> bool:
+    """Two header lines that give one key the same value, spelled another way (quotes, a date)."""
+    ours, theirs = _HEADER_ENTRY.match(mine), _HEADER_ENTRY.match(written)
+    if not ours or not theirs or ours.group(1) != theirs.group(1):
+        return False
+    a, b = _scalar(ours.group(2)), _scalar(theirs.group(2))
+    if a is None or b is None:
+        return False
+    if type(a[0]) is type(b[0]) and a[0] == b[0]:
+        return True
+    return isinstance(a[0], datetime.date) and b[0] == a[1]  # the date the notebook keeps as text
+
+
+def _header_as_written(text: str, path: Path) -> str:
+    """``text`` with each header line that says what the file's own line says in the file's
+    spelling: a value quoted another way (``"x"``, ``'x'``) or a date (which the notebook keeps as
+    text, so jupytext would quote it) is written back as it is in the file."""
+    count = header_line_count(text)
+    try:
+        current = path.read_text(encoding="utf-8") if count else ""
+    except (OSError, UnicodeDecodeError):
+        return text
+    if header_line_count(current) != count:
+        return text
+    lines, mine = text.split("\n"), current.split("\n")
+    for index in range(1, count - 1):
+        if lines[index] != mine[index] and _same_entry(mine[index], lines[index]):
+            lines[index] = mine[index]
+    return "\n".join(lines)
 
 
 def read_in_format(path: Path, text: str, config: JupytextConfiguration) -> nbformat.NotebookNode:
@@ -256,6 +347,9 @@ def read_in_format(path: Path, text: str, config: JupytextConfiguration) -> nbfo
     fmt = file_format(path, text)
     given = (path.suffix.lstrip(".") or PLAIN) if fmt["format_name"] == "markdown" else dict(fmt)
     nb = jupytext.reads(text, fmt=given, config=config)
+    tree = header_tree(text)
+    written_dates = {(p[1:] if p[:1] == ("jupyter",) else p): date for p, date in _written_dates(tree).items()}
+    _dates_as_written(nb.metadata, written_dates)
     written = _format_and_filters(path, text, nb, config)
     if isinstance(written, dict):
         update_build(nb, format=written)

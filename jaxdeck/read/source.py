@@ -1,8 +1,11 @@
 """Stage 1a: read a Markdown deck with jupytext into a notebook, checking it first.
 
 Everything a user can get wrong in the file itself (encoding, an empty file, an
-unclosed fence, a broken YAML header or fence metadata, a missing image) is
-reported here as a DeckError naming the file and line, before any kernel starts.
+unclosed fence, a broken YAML header or fence metadata, a header key with a typo or a
+header closed by a near miss of '---', a missing image) is reported here as a DeckError
+naming the file and line, before any kernel starts. What only might be a mistake (a cell
+tag or a class the deck format does not know, a header key nothing reads) is a warning
+with a did-you-mean, an error with ``strict``.
 
 The file is read in the format it is written in, and the notebook records how to write
 it back byte for byte (:mod:`jaxdeck.read.formats`).
@@ -11,18 +14,21 @@ it back byte for byte (:mod:`jaxdeck.read.formats`).
 from __future__ import annotations
 
 import re
+from difflib import get_close_matches
 from pathlib import Path
 
 import nbformat
 import yaml
 from markdown_it import MarkdownIt
+from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
-from jaxdeck.options import TYPES, DeckOptions
+from jaxdeck.markers import CLASSES, TAGS
+from jaxdeck.options import KEPT_KEYS, READ_KEYS, TYPES, DeckOptions
 from jaxdeck.places import is_theme_file, known_themes
-from jaxdeck.read.formats import (HeaderLimit, header_line_count, jupytext_yaml, jupytext_config, load_header, read_in_format,
-                                  write_back)
+from jaxdeck.read.formats import (HeaderLimit, HeaderLoader, file_format, header_line_count, jupytext_yaml,
+                                  jupytext_config, load_header, read_in_format, write_back)
 from jaxdeck.read.structure import trailing_attributes
 from jaxdeck.records import OPTIONS_KEY, update_build
 
@@ -64,51 +70,147 @@ def raise_header_error(path: Path, err: yaml.YAMLError):
                     "fix the header's YAML (indent with spaces, close brackets and quotes)") from None
 
 
-def check_header(path: Path, text: str) -> None:
-    """Reject a YAML header that does not parse or holds unknown deck options."""
+#: a line that closes a header nearly as ``---`` does (``...`` too, which YAML allows and jupytext does not):
+#: a typo that would merge the title slide into the header
+_NEAR_CLOSING = re.compile(r"^(-{4,}|-{1,2}|\*{3,}|_{3,}|(- ){2,}-|[\u2013\u2014]+|\.{2,}|\u2026)\s*$")
+
+
+def _check_closing(path: Path, text: str, count: int) -> None:
+    """A header opened with '---' and closed by a near miss ('----', '--', '***') is an error at that line:
+    read on, it would take the title slide, its notes and the next slide into one."""
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return
+    for index in range(1, count or len(lines)):
+        if not _NEAR_CLOSING.match(lines[index]):
+            continue
+        try:
+            above = load_header("\n".join(lines[1:index]))
+        except yaml.YAMLError:
+            above = None
+        if isinstance(above, dict) and above:
+            raise DeckError(path, index + 1, f"the YAML header is closed by '{lines[index].strip()}'",
+                            "close it with a line '---' (three dashes)")
+        return
+
+
+def _close(word: str, known) -> str | None:
+    """The known word ``word`` is most likely a typo of (difflib), None when none is close."""
+    known = sorted(known)
+    lowered = {k.lower(): k for k in known}
+    found = get_close_matches(word.lower(), list(lowered), n=1)
+    return lowered[found[0]] if found else None
+
+
+def _entries(node, offset: int) -> dict[str, tuple[int, object]]:
+    """A composed YAML mapping's keys: their line in the file and their value's node."""
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    return {key.value: (key.start_mark.line + offset, value) for key, value in node.value
+            if isinstance(key, yaml.ScalarNode)}
+
+
+def check_header(path: Path, text: str) -> list[DeckError]:
+    """Reject a YAML header that does not parse, is closed by a near miss of '---', holds unknown deck
+    options or a key close to one jaxdeck or jupytext reads (``jaxdek:``); returns the warnings: keys
+    under ``jupyter:`` (a MyST header's root) that nothing reads, a deck option outside ``jaxdeck:``.
+
+    A key that is not close to one of :data:`jaxdeck.options.READ_KEYS` is a warning, not an error:
+    a notebook keeps whatever metadata the tools that wrote it put there, written back as it was
+    (:data:`jaxdeck.options.KEPT_KEYS` are those Jupyter's tools and MyST write, never warned of)."""
     count = header_line_count(text)
+    _check_closing(path, text, count)
     if text.startswith("---\n") and count == 0 and "\njupyter:" in text.split("\n\n")[0]:
         raise DeckError(path, 1, "the YAML header is never closed", "end it with a line '---'")
     if not count:
-        return
-    body = "\n".join(text.split("\n")[1: count - 1])
+        return []
+    lines = text.split("\n")[1: count - 1]
+    body = "\n".join(lines)
+    offset = 2  # the file's line of the body's first line
+    whole = True
     try:
         header = load_header(body) or {}
     except HeaderLimit as err:
         raise_header_error(path, err)
     except yaml.YAMLError as err:
-        body = jupytext_yaml(body)
-        if body is None:
-            return  # text between '---' lines that jupytext keeps as a raw cell, never read as YAML
+        block = jupytext_yaml(body)
+        if block is None:
+            return []  # text between '---' lines that jupytext keeps as a raw cell, never read as YAML
         try:
-            header = load_header(body) or {}
+            header = load_header(block) or {}
         except yaml.YAMLError:
             raise_header_error(path, err)
+        if block != body:
+            whole = False
+            offset += next(i for i, line in enumerate(lines) if re.match(r"^jupyter\s*:\s*$", line))
+        body = block
     if not isinstance(header, dict) and jupytext_yaml(body) is None:
-        return  # plain text between '---' lines: jupytext keeps it as a raw cell
+        return []  # plain text between '---' lines: jupytext keeps it as a raw cell
     if not isinstance(header, dict):
         raise DeckError(path, 2, "the YAML header must be a mapping", "write 'jupyter:' then the deck options")
-    options = (header.get("jupyter") or {}).get(OPTIONS_KEY) if isinstance(header.get("jupyter"), dict) else None
+    root = _entries(yaml.compose(body, Loader=HeaderLoader), offset)
+    jupyter = _entries(root["jupyter"][1], offset) if "jupyter" in root else {}
+    myst = file_format(path, text)["format_name"] == "myst"
+    warnings: list[DeckError] = []
+    if myst:  # the whole front matter is the notebook's metadata, the `jupyter:` namespace merged in
+        spaces = [("in the header", {k: v for k, v in root.items() if k != "jupyter"}), ("under 'jupyter:'", jupyter)]
+    else:
+        spaces = [("under 'jupyter:'", jupyter)]
+        for key, (line, _) in root.items() if whole else ():
+            if key in (OPTIONS_KEY, "rise"):
+                raise DeckError(path, line, f"'{key}:' at the header's root is not read",
+                                "indent it under a line 'jupyter:' (see slides/README.md, Header)")
+            known = key == "jupyter" or key in READ_KEYS or key in KEPT_KEYS  # MyST's, Pandoc's: jupytext's text
+            close = None if known else _close(key, ("jupyter", OPTIONS_KEY, "rise"))
+            if close:
+                raise DeckError(path, line, f"unknown key '{key}' at the header's root, so jupytext keeps it as text",
+                                f"did you mean '{close}'?")
+    for where, entries in spaces:
+        for key, (line, _) in entries.items():
+            if key in TYPES and where == "under 'jupyter:'":  # a notebook's title, never shown (MyST's is its own)
+                warnings.append(DeckError(path, line, f"'{key}' {where} is not read as a deck option, so it "
+                                          "does nothing", f"move it under '{OPTIONS_KEY}:' (slides/README.md, Header)"))
+                continue
+            if key in READ_KEYS or key in KEPT_KEYS:
+                continue
+            close = _close(key, READ_KEYS)
+            if close:
+                raise DeckError(path, line, f"unknown key '{key}' {where}, so what it holds is not read",
+                                f"did you mean '{close}'?")
+            warnings.append(DeckError(path, line, f"key '{key}' {where} is not one jaxdeck, jupytext or Jupyter "
+                                      "reads, so it does nothing",
+                                      f"deck options go under '{OPTIONS_KEY}:' (slides/README.md, Header)"))
+    for where, entries in spaces:
+        if OPTIONS_KEY in entries:
+            line, node = entries[OPTIONS_KEY]
+            given = header.get(OPTIONS_KEY) if where == "in the header" else header["jupyter"].get(OPTIONS_KEY)
+            _check_options(path, line, given, _entries(node, offset))
+    return warnings
+
+
+def _check_options(path: Path, line: int, options, lines: dict[str, tuple[int, object]]) -> None:
+    """The deck options under ``jaxdeck:``: known keys, each of its type and range."""
     if options is None:
         return
     if not isinstance(options, dict):
-        raise DeckError(path, _line_of(text, "jaxdeck:", count), "'jaxdeck' must be a mapping of deck options",
+        raise DeckError(path, line, "'jaxdeck' must be a mapping of deck options",
                         f"use keys among: {', '.join(sorted(TYPES))}")
     for key, value in options.items():
-        line = _line_of(text, f"{key}:", count)
+        at = lines.get(key if isinstance(key, str) else str(key), (line, None))[0]
         if key not in TYPES:
-            raise DeckError(path, line, f"unknown deck option '{key}'",
-                            f"use one of: {', '.join(sorted(TYPES))}")
+            close = _close(str(key), TYPES)
+            raise DeckError(path, at, f"unknown deck option '{key}'",
+                            f"did you mean '{close}'?" if close else f"use one of: {', '.join(sorted(TYPES))}")
         if not isinstance(value, TYPES[key]):
-            raise DeckError(path, line, f"deck option '{key}' has the wrong type ({type(value).__name__})",
+            raise DeckError(path, at, f"deck option '{key}' has the wrong type ({type(value).__name__})",
                             "see slides/README.md for the deck options")
         if key in ("duration", "words_per_minute", "max_output_mb") and (isinstance(value, bool) or value <= 0):
-            raise DeckError(path, line, f"deck option '{key}' must be a positive number, not {value!r}",
+            raise DeckError(path, at, f"deck option '{key}' must be a positive number, not {value!r}",
                             "see slides/README.md for what it means")
         if key == "theme" and is_theme_file(value):
-            theme_file(path, line, value)
+            theme_file(path, at, value)
         elif key == "theme" and value not in known_themes():
-            raise DeckError(path, line, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
+            raise DeckError(path, at, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
 
 
 def theme_file(path: Path, line: int, name: str) -> None:
@@ -249,6 +351,64 @@ def check_slide_images(path: Path, text: str, nb: nbformat.NotebookNode, cell_li
         check_local_image(path, where, src)
 
 
+def _attribute_lines(state) -> None:
+    """Keep each attribute line (``{.incremental}`` alone before a block) with its line, before
+    markdown-it's ``attr`` rule moves its attributes onto the block and drops it."""
+    state.env.setdefault("attribute_lines", []).extend(
+        (token.map[0], token.attrs) for token in state.tokens if token.type == "attrs_block" and token.map)
+
+
+#: Markdown with the attributes a deck writes (Quarto's spellings, as the HTML stage reads them)
+_attributes = MarkdownIt("commonmark")
+attrs_plugin(_attributes, spans=True, after=())
+attrs_block_plugin(_attributes)
+_attributes.core.ruler.before("attr", "attribute_lines", _attribute_lines)
+
+
+def written_classes(source: str) -> list[tuple[int, str]]:
+    """Each class a cell's Markdown writes in braces, with its line's index in the cell: a heading's
+    (``## Title {.smaller}``), an attribute line's (``{.incremental}``), a span's (``[w]{.fragment}``)."""
+    env: dict = {}
+    tokens = _attributes.parse(source, env)
+    found = [(line, attrs.get("class", "")) for line, attrs in env.get("attribute_lines", [])]
+    for token, inline in zip(tokens, tokens[1:]):
+        if inline.type != "inline" or not inline.map:
+            continue
+        heading = trailing_attributes(inline.content) if token.type == "heading_open" else None
+        if heading:
+            found.append((inline.map[0], heading[1].get("class", "")))
+        line = inline.map[0]
+        for child in inline.children or []:
+            line += child.type in ("softbreak", "hardbreak")
+            if child.type == "span_open":
+                found.append((line, child.attrs.get("class", "")))
+    return sorted((line, name) for line, classes in found for name in str(classes).split())
+
+
+def check_vocabulary(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int]) -> list[DeckError]:
+    """A cell tag or a class in braces that the deck format does not know (:data:`jaxdeck.markers.TAGS`,
+    :data:`jaxdeck.markers.CLASSES`), each with a did-you-mean: it would do nothing, so the cell or
+    slide would show as if it were not there (``tags=["chek"]`` shows the assertion)."""
+    found: list[DeckError] = []
+    for cell, line in zip(nb.cells, cell_lines):
+        tags = cell.metadata.get("tags") or []
+        for tag in [tags] if isinstance(tags, str) else tags if isinstance(tags, list) else []:
+            if str(tag) not in TAGS:
+                close = _close(str(tag), TAGS)
+                found.append(DeckError(path, line, f"unknown cell tag '{tag}', which does nothing",
+                                       f"did you mean '{close}'?" if close else
+                                       "use a tag slides/README.md lists (Demo cells, MyST) or remove it"))
+        if cell.cell_type != "markdown":
+            continue
+        for offset, name in written_classes(cell.source):
+            if name not in CLASSES:
+                close = _close(name, CLASSES)
+                found.append(DeckError(path, line + offset, f"unknown class '{name}', which does nothing",
+                                       f"did you mean '{close}'?" if close else
+                                       "use a class slides/README.md lists (Attributes) or remove it"))
+    return found
+
+
 _FENCE_START = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
 
@@ -315,11 +475,11 @@ def read_notebook(path: str | Path, build: str | Path | None = None,
 
     ``build`` is the build folder whose ``images/`` caches remote images (``build/`` by default);
     ``strict`` (or the header's ``strict: true``) makes a warning, such as a remote image that
-    cannot be fetched, an error. Warnings are kept in the build record (``warnings``).
+    cannot be fetched or an unknown cell tag, an error. Warnings are kept in the build record (``warnings``).
     """
     path = Path(path)
     text = read_text(path)
-    check_header(path, text)
+    unread = check_header(path, text)
     check_fences(path, text)
     config = jupytext_config(path)
     try:
@@ -338,6 +498,10 @@ def read_notebook(path: str | Path, build: str | Path | None = None,
     lines = cell_lines(text, nb)
     warnings: list[str] = []
     strict = strict or DeckOptions.of(nb).strict
+    for problem in unread + check_vocabulary(path, nb, lines):
+        if strict:
+            raise problem
+        warnings.append(f"{problem} (--strict makes this an error)")
     check_slide_images(path, text, nb, lines)
     images = check_images(path, nb, lines, Path(build) if build is not None else None, strict, warnings)
     if images or warnings:

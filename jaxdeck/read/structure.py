@@ -312,3 +312,18 @@ def notes_by_slide(nb: nbformat.NotebookNode) -> dict[int, list[str]]:
                     text = text[len(NOTE_PREFIX):].lstrip()
                 notes.setdefault(info["slide"], []).append(text)
     return notes
+
+
+def slides_with_class(nb: nbformat.NotebookNode, name: str) -> set[int]:
+    """The slides one of whose headings has the class ``name`` (``## Questions? {.no-notes}``)."""
+    found: set[int] = set()
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for info, text in slide_pieces(cell):
+            tokens = _markdown.parse(text)
+            for token, inline in zip(tokens, tokens[1:]):
+                attributes = trailing_attributes(inline.content) if token.type == "heading_open" else None
+                if attributes and name in str(attributes[1].get("class", "")).split() and "slide" in info:
+                    found.add(info["slide"])
+    return found
