@@ -36,7 +36,7 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf article check present present-stop rehearse preview test bench clean setup extension help lock wheelhouse FORCE
+.PHONY: all slides pdf article check present present-stop rehearse preview new test bench clean setup extension help lock wheelhouse FORCE
 
 all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
@@ -120,6 +120,15 @@ rehearse: setup ## a dress rehearsal of the live talk on this machine: make rehe
 
 preview: setup ## the HTML deck on 127.0.0.1, rebuilt on save, reloaded at the same slide: make preview [DECK=NAME] [PORT=N]
 	$(PY) -m jaxdeck preview $(DECKS) $(if $(filter command line environment,$(origin PORT)),--port $(PORT),)
+
+# refused before anything is installed or built
+ifneq ($(filter new,$(MAKECMDGOALS)),)
+ifeq ($(DECK),)
+$(error make new needs a name: make new DECK=NAME)
+endif
+endif
+new: $(PY_STAMP) ## start a deck from the template: make new DECK=NAME writes slides/NAME.md (never over an existing one)
+	$(PY) -m jaxdeck new $(DECK:slides/%=%)
 
 bench: setup ## performance benchmarks (not part of make test): build/bench/*.json
 	$(PY) -m jaxdeck bench $(DECKS)

@@ -1,4 +1,4 @@
-"""`python -m jaxdeck build|pdf|check|present|preview|bench [DECK...]`: the Makefile's verbs.
+"""`python -m jaxdeck build|pdf|check|present|preview|bench [DECK...]` and `new NAME`: the Makefile's verbs.
 
 It starts at once: only the verb that runs is imported (``--help`` imports none), and the
 verbs import their heavy libraries (nbformat, nbconvert, nbclient, Playwright) when they use them.
@@ -31,6 +31,7 @@ COMMANDS = {
     "preview": ("jaxdeck.commands.preview", "serve a deck's HTML on 127.0.0.1 and reload it on every save"),
     "rehearse": ("jaxdeck.commands.rehearse", "a dress rehearsal of the live talk here: every slide, cell and size"),
     "bench": ("jaxdeck.commands.bench", "run the performance benchmarks into build/bench"),
+    "new": ("jaxdeck.commands.new", "start a deck: slides/NAME.md from a template that builds and checks clean"),
 }
 
 #: commands that handle their stop signals themselves (a server that must shut down in order)
@@ -71,7 +72,12 @@ def main(argv: list[str] | None = None) -> int:
                     raise Stopped(received[0]) from None
                 raise
     except DeckError as err:
-        print(f"error: {err}", file=sys.stderr)
+        for each in getattr(err, "errors", None) or [err]:
+            if getattr(args, "verbose", False) and each.details:
+                print(each.details.rstrip(), file=sys.stderr)
+            print(f"error: {each}", file=sys.stderr)
+        if getattr(err, "errors", None):
+            print(f"error: {err}", file=sys.stderr)
         return 1
     except OSError as err:  # a full disk, a read-only folder: the user's to fix, in one line
         from jaxdeck.atomic import user_error
@@ -93,3 +99,5 @@ def deck_arguments(command: argparse.ArgumentParser) -> None:
     """The arguments every verb shares: decks and the build folder."""
     command.add_argument("decks", nargs="*", metavar="DECK", help="Markdown decks (default: every deck in slides/)")
     command.add_argument("--out", type=Path, default=Path("build"), help="build folder (default: build)")
+    command.add_argument("-v", "--verbose", action="store_true",
+                         help="print a failing cell's whole traceback (or a stuck kernel's stacks) above its error")

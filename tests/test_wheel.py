@@ -100,7 +100,7 @@ def test_the_wheel_carries_the_theme_and_the_front_end(installed):
                  "jaxdeck/npm/reveal.js-plugins/chalkboard/plugin.js",
                  "jaxdeck/npm/reveal.js-plugins/chalkboard/img/blackboard.png",
                  "jaxdeck/live/labextensions/jaxdeck-live/package.json", "jaxdeck/preview/reload.js",
-                 "jaxdeck/preview/waiting.html", "demos/__init__.py"):
+                 "jaxdeck/preview/waiting.html", "jaxdeck/templates/new-deck.md", "demos/__init__.py"):
         assert name in names, name
     assert any(n.startswith("jaxdeck/npm/katex/dist/fonts/") for n in names)
     # the live extension as built, with the container its package.json names; not its sources
@@ -145,6 +145,13 @@ def test_the_installed_jaxdeck_builds_a_deck_in_any_folder(installed, tmp_path):
                   "katex/dist/katex.min.js", "katex/dist/fonts", "themes/projector.css", "themes/projector-dark.css",
                   "reveal.js-menu/menu.js", "reveal.js-plugins/chalkboard/img"):
         assert (html.parent / "assets" / asset).exists(), asset
+
+
+def test_the_installed_jaxdeck_starts_a_deck_from_its_own_template(installed, tmp_path):
+    done = run(installed, "-m", "jaxdeck", "new", "talk", "--author", "Ada", cwd=tmp_path)
+    assert done.stdout.splitlines()[0] == "wrote slides/talk.md"
+    text = (tmp_path / "slides" / "talk.md").read_text(encoding="utf-8")
+    assert text.startswith("---\njupyter:\n  jaxdeck:\n    author: Ada\n") and "demos.timing.compare(" in text
 
 
 def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, tmp_path):
