@@ -78,8 +78,8 @@ def build_one(deck: Path, root: Path, browser) -> CorpusRow:
 
 def live_overflow(server, deck: Path, browser, size: tuple[int, int]) -> int:
     """Slides of the live slideshow that run past their bottom, with the build's outputs shown."""
-    from jaxdeck.browser import fonts_ready, script
-    from jaxdeck.check.deck import TOLERANCE_PX
+    from jaxdeck.browser import fonts_ready
+    from jaxdeck.check.measure import measure_slide
     from jaxdeck.rehearse.walk import open_slideshow, settle
 
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
@@ -92,7 +92,7 @@ def live_overflow(server, deck: Path, browser, size: tuple[int, int]) -> int:
         for h, v in places:
             page.evaluate("([h, v]) => window.jaxdeckLive.reveal.slide(h, v)", [h, v])
             settle(page)
-            over += page.evaluate(script("rehearse-measure.js"))["bottom"] > TOLERANCE_PX
+            over += measure_slide(page).over_bottom  # as check and rehearse measure it: a scrollable slide is not over
         return over
     finally:
         page.close()

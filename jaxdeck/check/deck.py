@@ -2,12 +2,16 @@
 
 The exported HTML deck is opened in headless Chromium at the deck's size
 (1280x720 unless the header says otherwise). Every slide is shown with all its
-fragments visible and measured (by the theme's ``scripts/check-*.js`` and ``static/check.css``); together
+fragments visible and measured (by the theme's ``scripts/check-*.js``, ``scripts/slide-overflow.js`` and ``static/check.css``); together
 with the executed notebook this reports (each kind registered in :data:`CHECKS`):
 
-- ``overflow``: content beyond the slide frame (how many pixels, down or right);
-- ``code-width``: code lines wider than their frame (cut or scrolled on stage);
-- ``notes``: slides without speaker notes (the handout would be empty there);
+- ``overflow``: content beyond the slide frame (how many pixels, down or right, and whether the
+  code, an output or the text runs over; never on a ``{.scrollable}`` slide, which scrolls), measured
+  by :mod:`jaxdeck.check.measure` as ``rehearse`` measures the live slide;
+- ``code-width``: lines wider than their frame that cannot wrap (an output's, a listing's; a code
+  cell's long line wraps under a continuation mark instead);
+- ``notes``: slides without speaker notes (the handout would be empty there), but those whose
+  heading says they need none (``## Questions? {.no-notes}``);
 - ``round-trip``: lines jupytext would write another way (a live edit would rewrite them);
 - ``budget``: code cells slower than the deck's budget (2 s, or ``budget_s`` in the
   header), unless tagged ``slow`` or ``setup``;
@@ -22,12 +26,14 @@ from pathlib import Path
 import nbformat
 
 from jaxdeck.browser import fonts_ready, given_or_started, open_deck, script
+from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
+from jaxdeck.markers import NO_NOTES
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import BuildRecord, cell_info
 from jaxdeck.read.source import round_trip_difference
-from jaxdeck.read.structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count
+from jaxdeck.read.structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count, slides_with_class
 
 SLOW_TAG = "slow"
 #: the deck's imports and configuration, which the presenter runs before the talk starts: what
@@ -38,8 +44,6 @@ SETUP_TAG = "setup"
 def held_to_budget(tags) -> bool:
     """Whether a code cell with these tags must finish within the deck's per-cell budget."""
     return SLOW_TAG not in tags and SETUP_TAG not in tags
-#: overflow smaller than this (sub-pixel rounding, borders) is not worth a report
-TOLERANCE_PX = 2
 
 
 
@@ -55,7 +59,7 @@ class Check:
 #: every check, in the order a slide's problems are reported
 CHECKS = {c.kind: c for c in (
     Check("overflow", "browser", "content beyond the slide frame (how many pixels, down or right)"),
-    Check("code-width", "browser", "code lines wider than their frame (cut or scrolled on stage)"),
+    Check("code-width", "browser", "lines wider than their frame that cannot wrap (an output's, a listing's)"),
     Check("notes", "notebook", "slides without speaker notes (the handout would be empty there)"),
     Check("round-trip", "notebook", "lines jupytext writes another way (a live edit would rewrite them)"),
     Check("budget", "notebook", "code cells slower than the deck's budget, unless tagged slow or setup"),
@@ -107,9 +111,12 @@ def budget_of(nb: nbformat.NotebookNode) -> float:
 def missing_notes(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) -> list[Problem]:
     if BuildRecord.of(nb).marker_mode is False:
         return []  # a document without slide markers (a tutorial): its 'Note:' paragraphs are prose
-    notes = notes_by_slide(nb)
-    return [Problem(number, "notes", "no speaker notes; add a paragraph starting with 'Note:'", str(deck), lines.get(number))
-            for number in range(1, slide_count(nb) + 1) if not any(text.strip() for text in notes.get(number, []))]
+    notes, needs_none = notes_by_slide(nb), slides_with_class(nb, NO_NOTES)  # `## Questions? {.no-notes}`
+    asked = ("no speaker notes; add a paragraph starting with 'Note:' "
+             f"(or, on a slide that needs none, write {{.{NO_NOTES}}} after its heading)")
+    return [Problem(number, "notes", asked, str(deck), lines.get(number))
+            for number in range(1, slide_count(nb) + 1)
+            if number not in needs_none and not any(text.strip() for text in notes.get(number, []))]
 
 
 def round_trip(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) -> list[Problem]:
@@ -159,19 +166,14 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
         page.on("requestfailed", lambda r: failed.append(r.url))
         page.add_style_tag(content=SHOW_ALL_CSS.read_text(encoding="utf-8"))
         fonts_ready(page)
-        measure = script("check-measure.js")
         for number, h, v in page.evaluate(script("check-slides.js")):
-            found = page.evaluate(measure, [h, v, width, height])
+            found = measure_slide(page, (h, v))  # the measure rehearse takes of the live slide, too
             where = dict(path=str(deck), line=lines.get(number))
-            over = [(found["bottom"], "below"), (found["right"], "to the right of")]
-            spill = [f"{px} px {side}" for px, side in over if px > TOLERANCE_PX]
-            if spill:
-                problems.append(Problem(number, "overflow", f"content overflows the {width}x{height} slide frame by "
-                                        f"{' and '.join(spill)} it; split the slide or shorten it", **where))
-            for px, count, text in found["code"]:
-                if px > TOLERANCE_PX:
-                    problems.append(Problem(number, "code-width", f"{max(count, 1)} code line(s) wider than the frame "
-                                            f"by {px} px (e.g. '{text}'); break the line or shorten it", **where))
+            said = overflow_said(found)
+            if said:
+                problems.append(Problem(number, "overflow", said, **where))
+            for px, count, text, kind in found.wide:
+                problems.append(Problem(number, "code-width", wide_said(px, count, text, kind), **where))
         for number, src in page.evaluate(script("check-images.js")):
             problems.append(Problem(number or None, "image", f"image '{src}' failed to load; check its path "
                                     "(relative to the deck)", str(deck), lines.get(number)))

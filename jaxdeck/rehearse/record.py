@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from jaxdeck.check.deck import TOLERANCE_PX
+from jaxdeck.check.measure import TOLERANCE_PX
 
 SCHEMA = 1
 
@@ -21,7 +21,7 @@ KINDS = {
     "timeout": "a cell was still running after the deck's time limit and was interrupted",
     "check": "a claim check after a cell failed live",
     "overflow": "the slide, with its live outputs in, runs past the frame",
-    "code-width": "a code or output line is wider than its box live",
+    "code-width": "a line that cannot wrap (an output's, a listing's) is wider than its box live",
     "fault": "after the kernel was killed, R did not bring the talk back",
     "clock": "the estimated talk runs over the deck's duration",
 }
@@ -64,15 +64,19 @@ class CellRun:
 
 @dataclass
 class Fit:
-    """How far a slide reaches past its frame at one window size (px in slide units; <= 0 fits)."""
+    """How far a slide reaches past its frame at one window size (px in slide units; <= 0 fits), as
+    ``jaxdeck check`` measures the static slide (:mod:`jaxdeck.check.measure`)."""
 
     down: int
     right: int
-    wide: list = field(default_factory=list)  # [px, text] of lines wider than their box
+    wide: list = field(default_factory=list)  # [px, lines, text, kind] of boxes with lines wider than them
+    below: str | None = None      # what first runs past the bottom: code, output or text
+    beyond: str | None = None     # what reaches furthest past the right edge
+    scrollable: bool = False      # a {.scrollable} slide: what runs below it is scrolled to, not overflow
 
     @property
     def fits(self) -> bool:
-        return self.down <= TOLERANCE_PX and self.right <= TOLERANCE_PX and not self.wide
+        return (self.scrollable or self.down <= TOLERANCE_PX) and self.right <= TOLERANCE_PX and not self.wide
 
 
 @dataclass

@@ -16,11 +16,12 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
+from jaxdeck.check.measure import Overflow, overflow_said, wide_said
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.options import DeckOptions
 from jaxdeck.rehearse import clock, compare, walk
-from jaxdeck.rehearse.record import KINDS, TOLERANCE_PX, Problem, Rehearsal, SlideRun
+from jaxdeck.rehearse.record import KINDS, Problem, Rehearsal, SlideRun
 
 PROJECTOR = (1920, 1080)
 ORDER = list(KINDS)
@@ -156,7 +157,7 @@ def rehearse(deck: Path, out: Path = Path("build"), projector: tuple[int, int] =
         if len(sizes) > 1:
             say(f"{display_path(deck)}: measuring every slide at {sizes[1]}")
             walk.remeasure(page, record.slides, sizes[1], *projector)
-        record.problems.extend(fit_problems(record.slides))
+        record.problems.extend(fit_problems(record.slides, width, height))
         if faults:
             record.problems.extend(fault_problems(record.faults))
         clock_the_talk(record, notes_by_slide(nb))
@@ -171,18 +172,18 @@ def rehearse(deck: Path, out: Path = Path("build"), projector: tuple[int, int] =
     return record
 
 
-def fit_problems(slides: list[SlideRun]) -> list[Problem]:
+def fit_problems(slides: list[SlideRun], width: int, height: int) -> list[Problem]:
+    """Each slide's overflow at each window size, said as ``jaxdeck check`` says it of the static slide
+    (the same measure, in the deck's ``width`` x ``height`` slide pixels), naming what runs over."""
     problems = []
     for slide in slides:
         for size, fit in slide.fits.items():
-            spill = [f"{px} px {side}" for px, side in ((fit.down, "below"), (fit.right, "to the right of"))
-                     if px > TOLERANCE_PX]
-            if spill:
-                problems.append(Problem(slide.number, "overflow", f"at {size}, with its live outputs, the slide runs "
-                                        f"{' and '.join(spill)} its frame; shorten what it prints, or split the slide"))
-            for px, text in fit.wide:
-                problems.append(Problem(slide.number, "code-width", f"at {size}, a line is {px} px wider than its box "
-                                        f"(e.g. '{text}'); break or shorten it"))
+            found = Overflow(fit.down, fit.right, fit.below, fit.beyond, fit.scrollable, fit.wide, width, height)
+            said = overflow_said(found)
+            if said:
+                problems.append(Problem(slide.number, "overflow", f"at {size}, with its live outputs, {said}"))
+            for px, count, text, kind in fit.wide:
+                problems.append(Problem(slide.number, "code-width", f"at {size}, {wide_said(px, count, text, kind)}"))
     return problems
 
 

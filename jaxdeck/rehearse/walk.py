@@ -3,7 +3,8 @@
 One page, at the deck's size: every slide and fragment in order with PageDown (what a
 presenter's clicker sends), each code cell run with Shift+Enter once it is on show, each slide
 measured once its last fragment is in. Then the same page at the projector's size, every slide
-measured again. The page's own scripts are the theme's ``scripts/rehearse-*.js``.
+measured again. The page's own scripts are the theme's ``scripts/rehearse-*.js``; a slide is
+measured by ``scripts/slide-overflow.js``, as ``jaxdeck check`` measures the static deck.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import datetime
 from typing import Callable
 
 from jaxdeck.browser import script
+from jaxdeck.check.measure import measure_slide
 from jaxdeck.rehearse.clock import words
 from jaxdeck.rehearse.record import Fit, SlideRun
 
@@ -119,8 +121,9 @@ def press_run(page, cell: dict, timeout_s: float) -> Ran:
 
 def measure(page) -> Fit:
     settle(page)
-    found = page.evaluate(script("rehearse-measure.js"))
-    return Fit(down=found["bottom"], right=found["right"], wide=found["wide"])
+    found = measure_slide(page)
+    return Fit(down=found.down, right=found.right, wide=found.wide, below=found.below, beyond=found.beyond,
+               scrollable=found.scrollable)
 
 
 def next_step(page, before: dict) -> None:

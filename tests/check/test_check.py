@@ -48,7 +48,9 @@ def test_every_kind_of_problem_is_reported(fixture_build, browser):
     problems = check_deck(deck, nb, outputs.html, browser=browser)
     found = {(p.slide, p.kind) for p in problems}
     assert (2, "notes") in found
-    assert (3, "code-width") in found
+    wide = [p for p in problems if p.kind == "code-width"]
+    assert [p.slide for p in wide] == [3], problems  # a preformatted line (a code cell's line wraps instead)
+    assert "1 preformatted line(s) of the text wider than the frame by " in wide[0].message
     assert (4, "image") in found
     budget = [p for p in problems if p.kind == "budget"]
     assert [p.slide for p in budget] == [5], problems  # the cell tagged slow is exempt

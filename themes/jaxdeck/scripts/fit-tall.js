@@ -31,6 +31,7 @@
   };
   // how far the slide's visible content reaches past its room, in slide pixels (as check measures)
   const over = slide => {
+    if (slide.classList.contains('scrollable')) return -Infinity;  // it scrolls: nothing to make smaller
     const origin = frame.getBoundingClientRect().top;
     const scale = Reveal.getScale() || 1;
     const room = config.height - (parseFloat(getComputedStyle(slide).paddingBottom) || 0);

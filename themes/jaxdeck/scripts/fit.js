@@ -8,7 +8,8 @@
    `.reveal .slides` frame (reveal.js's scale undone), as `jaxdeck check` measures them; a
    cell's bottom counts whatever of its content shows below its box (not what an ancestor
    clips) and its bottom margin, which the slide grows to hold. The room is the deck's configured height less the slide's bottom padding:
-   reveal.js's `margin` lies outside the slide's own pixels.
+   reveal.js's `margin` lies outside the slide's own pixels; a `{.scrollable}` slide's is endless (it
+   scrolls, so it is never cut).
 
    Returns [{index, h, v, available, cells: [{cell, id, top, bottom}]}], slides in
    Reveal.getSlides() order. */
@@ -56,7 +57,8 @@
       cells.push({cell: attribute === null || attribute === '' ? null : parseInt(attribute, 10), id: id,
                   top: y(r.top), bottom: y(lowest(el, slide) + margin * scale)});
     }
-    return {index: index, h: at.h, v: at.v || 0, available: config.height - padding, cells: cells};
+    const room = slide.classList.contains('scrollable') ? Infinity : config.height - padding;
+    return {index: index, h: at.h, v: at.v || 0, available: room, cells: cells};
   });
   if (slides.length) Reveal.slide(0, 0);
   return found;
