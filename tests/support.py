@@ -147,11 +147,17 @@ def command_line(process) -> str:
         return ""
 
 
+def is_kernel(process) -> bool:
+    """A Jupyter kernel: ipykernel's launcher (the live server's), or the one a build starts (``execute/launch.py``)."""
+    line = command_line(process)
+    return "ipykernel" in line or "jaxdeck/execute/launch.py" in line.replace("\\", "/")
+
+
 def kernels_under(pid: int) -> list:
-    """The ipykernel processes among ``pid``'s descendants that are still running."""
+    """The kernel processes among ``pid``'s descendants that are still running."""
     import psutil
 
-    return [p for p in psutil.Process(pid).children(recursive=True) if "ipykernel" in command_line(p)]
+    return [p for p in psutil.Process(pid).children(recursive=True) if is_kernel(p)]
 
 
 def still_running(pids: list[int]) -> list[int]:

@@ -59,7 +59,9 @@ def test_a_check_fails_when_its_claim_is_made_false(case, tmp_path, monkeypatch)
     assert text.count(line + "\n") == 1, f"{name} no longer has {line!r}: update BREAKS"
     deck.write_text(text.replace(line + "\n", broken + "\n"), encoding="utf-8")
     nb = deck_to_notebook(deck)
-    check_lines = {c.metadata["jaxdeck"]["line"] for c in nb.cells if is_check(c)}
+    # a failing check is reported at the line that raised: one of a check cell's own lines
+    check_lines = {c.metadata["jaxdeck"]["line"] + k for c in nb.cells if is_check(c)
+                   for k in range(1, len(c.source.splitlines()) + 1)}
 
     with pytest.raises(DeckError) as caught:
         execute(nb, deck)

@@ -95,11 +95,12 @@ def test_the_next_commands_are_make_in_the_repository(monkeypatch, tmp_path):
 
 
 def test_make_new_runs_the_verb_and_needs_a_name():
-    dry = subprocess.run(["make", "-n", "new", "DECK=slides/13-talk.md"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60)
+    # --no-print-directory: run from `make test`, a make inside it would name its folder
+    dry = subprocess.run(["make", "--no-print-directory", "-n", "new", "DECK=slides/13-talk.md"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
     assert dry.returncode == 0, dry.stderr
     assert dry.stdout.splitlines()[-1] == ".venv/bin/python -m jaxdeck new 13-talk.md"
-    bare = subprocess.run(["make", "new"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    bare = subprocess.run(["make", "--no-print-directory", "new"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bare.returncode != 0 and "make new needs a name: make new DECK=NAME" in bare.stderr
     assert "new" in subprocess.run(["make", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
 

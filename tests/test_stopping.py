@@ -13,7 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import ROOT, command_line, run_cli, still_running
+from support import ROOT, command_line, is_kernel, run_cli, still_running
 
 FIRST = "# Talk\n\n```python\n6 * 7\n```\n\nNote: the answer\n"
 #: the second cell says it started (through a file the test names), then runs far past the test
@@ -87,7 +87,7 @@ def test_a_stop_signal_ends_decks_built_side_by_side_and_all_their_kernels(tmp_p
         wait_for(lambda: len(list(started.iterdir())) == 2 or build.poll() is not None, 120, "both slow cells to start")
         assert build.poll() is None, build.communicate()
         children = [p.pid for p in psutil.Process(build.pid).children(recursive=True)]
-        assert len([p for p in children if "ipykernel" in command_line(psutil.Process(p))]) == 2
+        assert len([p for p in children if is_kernel(psutil.Process(p))]) == 2
         build.send_signal(signal.SIGTERM)
         out, err = build.communicate(timeout=30)  # a hang guard
     finally:

@@ -79,7 +79,7 @@ def test_a_save_reloads_the_open_page_at_the_same_slide(browser, preview):
         deck.write_text(deck.read_text().replace("x * 2", "x * undefined_name"))
         page.wait_for_selector("#jaxdeck-preview-error", timeout=30000)
         error = page.inner_text("#jaxdeck-preview-error")
-        assert error.startswith("error: slides/talk.md:19 (slide 2): NameError: name 'undefined_name'"), error
+        assert error.startswith("error: slides/talk.md:20 (slide 2): NameError: name 'undefined_name'"), error
         assert "\n" not in error
         shows(page, "x is now 12")  # over the last good deck
 

@@ -80,7 +80,7 @@ def test_an_error_keeps_the_last_good_deck_and_the_warm_kernel(session):
 
     deck.write_text(DECK.replace("x * 7", "x * undefined_name"))
     assert session.rebuild() == "error"
-    assert session.state.error.startswith("error: slides/talk.md:5 (slide 1): NameError: name 'undefined_name'")
+    assert session.state.error.startswith("error: slides/talk.md:7 (slide 1): NameError: name 'undefined_name'")
     assert session.html.read_bytes() == good and session.state.version == 1
     assert session.lines[-1] == session.state.error  # the terminal shows the same line
 
