@@ -40,8 +40,11 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
     # the terminal of an SSH session: a shell leading a session of its own, which starts the
     # detached present and then waits, as the presenter's login would
     command = " ".join(jaxdeck("present", "--detach", "--port", "0", "slides/present_demo.md"))
+    # a login's hangup kills: SIGHUP at its default even when this run was started ignoring it (nohup),
+    # which a non-interactive bash could not undo
     terminal = subprocess.Popen(["bash", "-c", f"{command}; sleep 600"], cwd=repo, env=env, start_new_session=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
     lines = []
     while not any("Stop it with:" in line for line in lines):
         line = terminal.stdout.readline()
