@@ -74,9 +74,9 @@ def kept(err: DeckError, where: Path) -> DeckError:
     if not err.details:
         return err
     write_text(where, err.details.rstrip() + "\n")
-    what = "every thread's stack" if err.details.startswith("The kernel's threads") else "the whole traceback"
-    hint = (err.hint + "; " if err.hint else "") + f"{what} is in {display_path(where)}"
-    return DeckError(err.path, err.line, err.message, hint, slide=err.slide, details=err.details)
+    hint = (err.hint + "; " if err.hint else "") + f"{err.details_are} is in {display_path(where)}"
+    return DeckError(err.path, err.line, err.message, hint, slide=err.slide, details=err.details,
+                     details_are=err.details_are)
 
 
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,

@@ -13,7 +13,8 @@ class DeckError(Exception):
     """
 
     def __init__(self, path: str | Path | None, line: int | None, message: str,
-                 hint: str | None = None, slide: int | None = None, details: str | None = None):
+                 hint: str | None = None, slide: int | None = None, details: str | None = None,
+                 details_are: str = "the whole traceback"):
         self.path = str(path) if path is not None else None
         self.line = line
         self.message = message
@@ -21,6 +22,7 @@ class DeckError(Exception):
         self.slide = slide
         #: what the one line leaves out (a traceback, a stuck kernel's stacks): kept beside the build, shown by --verbose
         self.details = details
+        self.details_are = details_are  # what the details are, for the line that names where they went
         super().__init__(self.format())
 
     def location(self) -> str:

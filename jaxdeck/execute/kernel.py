@@ -369,7 +369,7 @@ class Kernel:
         return DeckError(self.deck, line, f"cell did not finish in {limit:g} s" + (f": {at}" if at else ""),
                          "if it waits there for something that never comes, that is the bug to fix; if it is only "
                          "slow, make it faster or allow longer with timeout=N on its code fence", slide=slide,
-                         details=stacks or None)
+                         details=stacks or None, details_are="every thread's stack")
 
     async def _machine(self) -> str | None:
         """The kernel's own account of its devices and jax version (None if it cannot say in 10 s)."""

@@ -80,14 +80,7 @@ export class Runner {
       return false;
     }
     for (const cell of cells) {
-      this.sent(cell);
-      const reply = await kernel.requestExecute({
-        code: source(cell),
-        silent: true,
-        store_history: false,
-        allow_stdin: false,
-        stop_on_error: false
-      }).done;
+      const reply = await this.runSilently(kernel, cell);
       const failure = failed(reply);
       if (isCheck(cell)) {
         this.checked(cell, failure);
@@ -107,6 +100,18 @@ export class Runner {
       }
     }
     return true;
+  }
+
+  /** Send `cell` to `kernel` with no output shown and no history kept, marked as run; its reply. */
+  private runSilently(kernel: Kernel.IKernelConnection, cell: Cell): Promise<KernelMessage.IExecuteReplyMsg> {
+    this.sent(cell);
+    return kernel.requestExecute({
+      code: source(cell),
+      silent: true,
+      store_history: false,
+      allow_stdin: false,
+      stop_on_error: false
+    }).done;
   }
 
   /** The code cells before `cell` that this kernel has not run, in order. */
@@ -194,14 +199,7 @@ export class Runner {
       return;
     }
     for (const check of checks) {
-      this.sent(check);
-      const reply = await kernel.requestExecute({
-        code: source(check),
-        silent: true,
-        store_history: false,
-        allow_stdin: false,
-        stop_on_error: false
-      }).done;
+      const reply = await this.runSilently(kernel, check);
       if (!this.checked(check, failed(reply))) {
         return;
       }
