@@ -24,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -110,7 +111,10 @@ def pick_cell(deck: Path, notebook: Path) -> dict | None:
 
 
 def _state(url: str) -> dict:
-    with urllib.request.urlopen(url.rsplit("/", 1)[0] + "/_preview/state", timeout=10) as response:
+    """The preview's state, asked with the token of its ``url`` (``.../NAME.html?token=...``)."""
+    page = urllib.parse.urlsplit(url)
+    state = page._replace(path=page.path.rsplit("/", 1)[0] + "/_preview/state")
+    with urllib.request.urlopen(urllib.parse.urlunsplit(state), timeout=10) as response:
         return json.loads(response.read())
 
 
@@ -133,7 +137,7 @@ def preview_latency(deck: Path, root: Path, cell: dict, repeat: int = 3, browser
                                 "--out", str(root)], cwd=deck.parent, stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        found = re.search(r"(http://127\.0\.0\.1:\d+/\S+\.html)", process.stdout.readline())
+        found = re.search(r"(http://127\.0\.0\.1:\d+/\S+\.html\?token=\S+)", process.stdout.readline())
         if not found:
             return {"error": "the preview printed no URL"}
         url = found.group(1)

@@ -13,7 +13,8 @@ removes the server's temporary folder with its token; then the command exits, wi
 0 after SIGINT as ever, and 128 + the signal's number after SIGTERM (143) or SIGHUP (129),
 the shell's convention for "ended by that signal". A second signal while it shuts down is
 ignored, so the shutdown always finishes. A SIGKILL cannot be caught: after one, the server
-and its kernels go on (stop them by hand).
+and its kernels go on (``--stop`` stops those of a detached present, from its record; else stop
+them by hand).
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ import os
 import signal
 import sys
 import time
-import webbrowser
 from pathlib import Path
 
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.decks import SLIDES, find_decks
 from jaxdeck.errors import DeckError, display_path
+from jaxdeck.opening import Opener
 from jaxdeck.live.server import LOOPBACK, check_extension, check_installed, is_loopback, start_server
 from jaxdeck.stopping import STOP, Stopped
 
@@ -86,8 +87,7 @@ def run(args) -> int:
     from jaxdeck.live import detached
 
     if args.stop:
-        pid = detached.stop(args.out)
-        say(f"stopped the detached present (pid {pid}), its server and its kernels")
+        say(detached.stop(args.out))
         return 0
     if args.detach:
         choose_deck(args.decks)
@@ -109,7 +109,7 @@ def run(args) -> int:
     root = Path.cwd()
     if not deck.resolve().is_relative_to(root.resolve()):
         raise DeckError(deck, None, "the deck is outside the current folder", "run from the repository root")
-    server = None
+    server = opener = None
     try:
         STOP.install()  # SIGINT, SIGTERM and SIGHUP now raise Stopped (once)
         deck_to_notebook(deck)  # a broken deck fails here, with file:line, before any server starts
@@ -131,9 +131,10 @@ def run(args) -> int:
         else:
             say("Ctrl-C stops the server and its kernel.")
         if args.detached:
-            detached.record(args.out, url=url, lab=f"{server.base}/lab?token={server.token}")
-        if args.browser:
-            webbrowser.open(url)
+            detached.record(args.out, url=url, lab=f"{server.base}/lab?token={server.token}", server=server)
+        if args.browser:  # at a private page that leads to the URL: the token on no command line
+            opener = Opener(args.out, "present")
+            opener.open(url, "the slideshow")
         ticks = 0
         while server.alive():
             if ticks % 4 == 0:  # every 2 s: the kernels it started, for stop() to kill any left behind
@@ -152,6 +153,8 @@ def run(args) -> int:
         STOP.armed = False  # first, and no call before it: from here on signals are only recorded
         if server is not None:
             server.stop()
+        if opener is not None:
+            opener.close()
         if args.detached:
             detached.forget(args.out)
         STOP.uninstall()

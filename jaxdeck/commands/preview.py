@@ -1,6 +1,7 @@
 """`jaxdeck preview [DECK]`: the deck's HTML on 127.0.0.1, rebuilt on every save, the browser at the same slide.
 
-Prints the URL (``http://127.0.0.1:PORT/NAME.html``), opens a browser unless
+Prints the URL (``http://127.0.0.1:PORT/NAME.html?token=...``: nobody else on the box may
+see the deck or run it, see :mod:`jaxdeck.preview.access`), opens a browser unless
 ``--no-browser``, and rebuilds ``build/preview/NAME.html`` whenever the deck, one of its
 images or the theme changes (see :mod:`jaxdeck.preview.session` for what runs). A build
 error is printed and shown in the page over the last good deck; the preview goes on.
@@ -12,7 +13,6 @@ Ctrl-C and 128 + the signal's number after the others.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import threading
 import time
@@ -20,6 +20,7 @@ from pathlib import Path
 
 from jaxdeck.decks import SLIDES, find_decks
 from jaxdeck.errors import DeckError, display_path
+from jaxdeck.opening import Opener
 from jaxdeck.stopping import Stopped
 
 DEFAULT_PORT = 8000
@@ -53,21 +54,6 @@ def say(line: str) -> None:
         pass
 
 
-def open_browser(url: str) -> None:
-    """Open the user's browser from a short-lived helper process.
-
-    A browser started by this process would be its child, and ended with it on Ctrl-C;
-    started by a helper that exits at once, it belongs to the user's session instead.
-    """
-    helper = subprocess.Popen([sys.executable, "-c", "import sys, webbrowser; webbrowser.open(sys.argv[1])", url],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
-    try:
-        helper.wait(timeout=10)
-    except subprocess.TimeoutExpired:  # a browser in the terminal, say: it runs on, and ends with the preview
-        pass
-
-
 def enter_means_fresh(rebuilder) -> None:
     """On a terminal, each Enter asks for a fresh run."""
     if not sys.stdin or not sys.stdin.isatty():
@@ -91,6 +77,7 @@ def run(args) -> int:
     session = Session(deck, args.out, timeout=args.timeout, say=say)
     rebuilder = Rebuilder(session)
     server = PreviewServer(session, args.port, request_fresh=rebuilder.fresh)
+    opener = None
     try:
         server.start()
         say(f"Previewing {display_path(deck)} at {server.url}")
@@ -99,7 +86,8 @@ def run(args) -> int:
         rebuilder.start()
         enter_means_fresh(rebuilder)
         if args.browser:
-            open_browser(server.url)
+            opener = Opener(args.out, "preview")
+            opener.open(server.url, "the preview")
         while True:
             time.sleep(3600)
     except Stopped as stop:
@@ -111,3 +99,5 @@ def run(args) -> int:
         rebuilder.stopped.set()
         session.close()
         rebuilder.stop(timeout=10)
+        if opener is not None:
+            opener.close()

@@ -49,11 +49,12 @@ from urllib.parse import quote
 
 import psutil
 
+from jaxdeck.atomic import create_private
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import npm_root
 from jaxdeck import trust
 from jaxdeck.stopping import MARKER, STOP, Stopped, end_tree, marked
-from jaxdeck.execute import kernel_env, pools_env
+from jaxdeck.execute import kernel_env, own_folders, pools_env
 
 LOOPBACK = "127.0.0.1"
 #: where the server looks for prebuilt JupyterLab extensions besides the environment's: ours,
@@ -279,6 +280,7 @@ def server_env(home: Path, root: Path) -> dict[str, str]:
     env.update(kernel_env())  # XLA_PYTHON_CLIENT_PREALLOCATE=false unless already set
     env.update(pools_env())  # no hang of a callback on a one-CPU box
     env[MARKER] = str(home)  # inherited by every kernel and all it starts: Server.stop finds them by it
+    env.update(own_folders(home))  # IPython's profile (no history) and matplotlib's cache: in home, not the user's
     for name in ("config", "data", "runtime"):
         (home / name).mkdir(parents=True, exist_ok=True)
     env["JUPYTER_CONFIG_DIR"] = str(home / "config")
@@ -333,9 +335,9 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         home = Path(tempfile.mkdtemp(prefix="jaxdeck-jupyter-"))  # only the presenter may enter it
         log_path = Path(log_path) if log_path else home / "server.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        # the log prints the URL with its token: readable by the presenter alone
-        log_file = os.fdopen(os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8")
-        os.chmod(log_path, 0o600)
+        # the log prints the URL with its token: a new file, readable by the presenter alone from its
+        # first byte (an old one at that path, which someone may hold open, is replaced, not reused)
+        log_file = os.fdopen(create_private(log_path), "w", encoding="utf-8")
         env = server_env(home, root)
         command.append(f"--RiseApp.labextensions_path={rise_labextensions(home)}")
         # the token reaches the server in a file only the presenter can read, never on its command

@@ -1,6 +1,9 @@
 """The preview's web server: the deck's HTML on 127.0.0.1, and a stream of its rebuilds.
 
-Standard library only (``http.server``, one thread per connection):
+Standard library only (``http.server``, one thread per connection). Every request needs the
+preview's token (:mod:`jaxdeck.preview.access`: ``?token=`` in the URL it printed, then a
+cookie); one without it gets 403 and nothing else, not even whether a file exists. No
+folder is ever listed.
 
 - ``/`` redirects to ``/NAME.html``: the deck as the build wrote it, with the reload script
   (``reload.js``) added before ``</body>``, or a waiting page until the first build is done;
@@ -20,23 +23,28 @@ import errno
 import json
 import threading
 from functools import partial
+from html import escape
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from string import Template
+from urllib.parse import quote, unquote, urlsplit
 
 from jaxdeck.errors import DeckError
+from jaxdeck.preview.access import PARAMETER, Access
 from jaxdeck.preview.session import Session
 
 HERE = Path(__file__).resolve().parent
 RELOAD_JS = HERE / "reload.js"
 WAITING_HTML = HERE / "waiting.html"
+RELOAD_TAG = HERE / "reload-tag.html"
 LOOPBACK = "127.0.0.1"
 #: seconds between keep-alive comments on an idle event stream
 KEEPALIVE_S = 15.0
 
 
 class PreviewServer(ThreadingHTTPServer):
-    """Serves one :class:`Session`; ``stop()`` ends the event streams and the server."""
+    """Serves one :class:`Session` to the holder of ``access``'s token; ``stop()`` ends the streams and the server."""
 
     daemon_threads = True
 
@@ -54,12 +62,19 @@ class PreviewServer(ThreadingHTTPServer):
                                 "stop what uses it or pick another: make preview PORT=8001 (--port 0: any free port)") from None
             raise
         self.port = self.server_address[1]
+        self.access = Access(self.port)
         self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.2},
                                         name="jaxdeck-preview-http", daemon=True)
 
     @property
+    def page(self) -> str:
+        """The deck's path on the server, as a URL spells it (``my talk.html``: ``/my%20talk.html``)."""
+        return "/" + quote(self.session.html.name)
+
+    @property
     def url(self) -> str:
-        return f"http://{LOOPBACK}:{self.port}/{self.session.html.name}"
+        """The deck's page with the token: the one URL that lets a browser in."""
+        return f"http://{LOOPBACK}:{self.port}{self.page}?{PARAMETER}={self.access.token}"
 
     def start(self) -> "PreviewServer":
         self._thread.start()
@@ -77,27 +92,50 @@ class PreviewServer(ThreadingHTTPServer):
 
 class Handler(SimpleHTTPRequestHandler):
     server: PreviewServer
+    #: this request carried the token in its URL: its answer sets the cookie
+    _token_in_url = False
 
     def log_message(self, format, *args) -> None:  # noqa: A002 - the terminal shows rebuilds, not requests
         pass
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")  # revalidate: an image may have been replaced
+        self.send_header("Referrer-Policy", "no-referrer")  # the page's URL holds the token
+        if self._token_in_url:
+            self.send_header("Set-Cookie", self.server.access.set_cookie())
         super().end_headers()
 
     def _host_is_ours(self) -> bool:
         host = (self.headers.get("Host") or "").lower()
         return host in (f"{LOOPBACK}:{self.server.port}", f"localhost:{self.server.port}")
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def _let_in(self) -> bool:
+        """Our host, and the token in the URL or the cookie; else a 403 that names nothing served here."""
+        access = self.server.access
+        self._token_in_url = False
         if not self._host_is_ours():
             self.send_error(HTTPStatus.FORBIDDEN, "wrong host")
+            return False
+        self._token_in_url = access.in_query(self.path)
+        if not self._token_in_url and not access.in_cookie(self.headers.get("Cookie")):
+            self.send_error(HTTPStatus.FORBIDDEN, "this preview needs its token: open the URL it printed")
+            return False
+        return True
+
+    def list_directory(self, path):
+        """No folder is listed, even to the token's holder: 404 as for a missing file."""
+        self.send_error(HTTPStatus.NOT_FOUND)
+        return None
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        if not self._let_in():
             return
-        path = self.path.split("?", 1)[0]
+        target = urlsplit(self.path)
+        path = unquote(target.path)
         session = self.server.session
         if path == "/":
             self.send_response(HTTPStatus.FOUND)
-            self.send_header("Location", f"/{session.html.name}")
+            self.send_header("Location", self.server.page + (f"?{target.query}" if target.query else ""))
             self.end_headers()
         elif path == f"/{session.html.name}":
             self._deck()
@@ -116,8 +154,7 @@ class Handler(SimpleHTTPRequestHandler):
             super().do_GET()
 
     def do_HEAD(self) -> None:  # noqa: N802
-        if not self._host_is_ours():
-            self.send_error(HTTPStatus.FORBIDDEN, "wrong host")
+        if not self._let_in():
             return
         super().do_HEAD()
 
@@ -131,10 +168,12 @@ class Handler(SimpleHTTPRequestHandler):
         return not origin or origin in (f"http://{LOOPBACK}:{self.server.port}", f"http://localhost:{self.server.port}")
 
     def do_POST(self) -> None:  # noqa: N802
-        if not self._host_is_ours() or not self._from_our_page():
+        if not self._let_in():
+            return
+        if not self._from_our_page():
             self.send_error(HTTPStatus.FORBIDDEN, "not from the preview's own page")
             return
-        if self.path != "/_preview/fresh":
+        if urlsplit(self.path).path != "/_preview/fresh":
             self.send_error(HTTPStatus.NOT_FOUND)
             return
         self.server.request_fresh()
@@ -158,8 +197,8 @@ class Handler(SimpleHTTPRequestHandler):
             html = None
         if html is None:
             html, version = WAITING_HTML.read_text(encoding="utf-8"), 0
-        tag = (f'<script src="/_preview/reload.js" data-version="{version}" '
-               f'data-deck="{session.html.name}"></script>')
+        tag = Template(RELOAD_TAG.read_text(encoding="utf-8").strip()).substitute(
+            version=version, deck=escape(session.html.name, quote=True))
         at = html.rfind("</body>")
         html = html[:at] + tag + html[at:] if at >= 0 else html + tag
         self._send(html.encode("utf-8"), "text/html; charset=utf-8")

@@ -140,7 +140,7 @@ class Session:
         began = time.perf_counter()
         try:
             nb = deck_to_notebook(self.deck, self.root)
-            self.images = [(self.deck.parent / image).resolve() for image in local_images(nb)]
+            self.images = [(self.deck.parent / image).resolve() for image in local_images(nb, self.deck)]
             keys = [cell_key(c) for c in code_cells(nb)]
             if fresh:
                 did = self._fresh(nb, use_cache=False)
@@ -271,7 +271,7 @@ class Session:
         if self.stopping:
             return None, []
         try:
-            kernel = Kernel(self.deck, deck_timeout(nb, self.timeout))
+            kernel = Kernel(self.deck, deck_timeout(nb, self.timeout), caches=self.root / "cache")
         except (DeckError, RuntimeError, OSError) as err:
             self.say(f"warm kernel: could not start ({err})")
             return None, []

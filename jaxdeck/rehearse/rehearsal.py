@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import quote, urlsplit
 
 from jaxdeck.check.measure import Overflow, overflow_said, wide_said
 from jaxdeck.decks import Outputs
@@ -75,12 +75,16 @@ def attach(out: Path, root: Path) -> Attached:
     """The detached present recorded in ``out`` (started from ``root``), or a one-line error."""
     from jaxdeck.live import detached
 
-    state = detached.running(out)
-    if not state or "lab" not in state:
+    state = detached.running(out)  # a record that is not a whole one: a one-line error
+    if state is None:
         raise DeckError(None, None, f"no detached present is running from {display_path(out)}",
                         "start one with `make present DETACH=1`, or rehearse without --attach")
-    url = urlsplit(state["lab"])
-    return Attached(f"{url.scheme}://{url.netloc}", parse_qs(url.query)["token"][0], root)
+    url = urlsplit(state.lab)
+    if state.token is None or not url.scheme or not url.netloc:
+        raise DeckError(detached.state_path(out), None, "the detached present's record is stale or incomplete "
+                        "(no URL with a token)", f"stop it and start it again: {detached.stop_words(out)}, then "
+                        f"{detached.start_words(out)}")
+    return Attached(f"{url.scheme}://{url.netloc}", state.token, root)
 
 
 @contextlib.contextmanager

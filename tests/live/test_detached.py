@@ -53,7 +53,7 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
     url = re.search(r"slideshow:\s+(\S+)", "".join(lines)).group(1)
     base, token = re.match(r"(http://127\.0\.0\.1:\d+)/rise/\S+\?token=(\S+)$", url).groups()
     port = int(base.rsplit(":", 1)[1])
-    state = json.loads((repo / "build" / "present.json").read_text())
+    state = json.loads((repo / "build" / "present" / "present.json").read_text())
     present = psutil.Process(state["pid"])
 
     def call(method: str, path: str):
@@ -81,7 +81,7 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
     assert said, "".join(lines)
     stop_command = said.group(1)
     assert stop_command == f"{sys.executable} -m jaxdeck present --stop", stop_command
-    log = (repo / "build" / "present.log").read_text()
+    log = (repo / "build" / "present" / "present.log").read_text()
     assert "Ctrl-C" not in log and f"stop it and its kernels with make present-stop (or {stop_command})" in log, log
     fresh = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", str(repo)), "LANG": "C.UTF-8"}
     stopped = subprocess.run(["bash", "-c", stop_command], cwd=repo, env=fresh, capture_output=True,
@@ -93,7 +93,7 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
     assert not home.exists()
-    assert not (repo / "build" / "present.json").exists()
+    assert not (repo / "build" / "present" / "present.json").exists()
     again = subprocess.run(jaxdeck("present", "--stop"), cwd=repo, env=env, capture_output=True,
                            text=True, timeout=60)
     assert again.returncode != 0 and "no detached present is running here" in again.stderr

@@ -27,7 +27,7 @@ def shows(page, text: str, seconds: float = 30) -> None:
 
 @pytest.fixture
 def preview(tmp_path):
-    """`python -m jaxdeck preview` on a deck of its own; yields (process, url, deck)."""
+    """`python -m jaxdeck preview` on a deck of its own; yields (process, url with the token, deck)."""
     (tmp_path / "slides").mkdir()
     deck = tmp_path / "slides" / "talk.md"
     deck.write_text(DECK)
@@ -40,7 +40,7 @@ def preview(tmp_path):
     drain = threading.Thread(target=lambda: rest.extend(process.stdout), daemon=True)
     try:
         line = process.stdout.readline()
-        found = re.search(r"(http://127\.0\.0\.1:\d+/talk\.html)", line)
+        found = re.search(r"(http://127\.0\.0\.1:\d+/talk\.html\?token=[\w-]+)", line)  # the URL with its token
         assert found, line
         drain.start()
         yield process, found.group(1), deck

@@ -1,4 +1,7 @@
-"""The preview's web server: the deck with its reload script, a stream of rebuilds, 127.0.0.1 only."""
+"""The preview's web server: the deck with its reload script, a stream of rebuilds, 127.0.0.1 only.
+
+Each request here carries the preview's cookie, as the page's own do; tests/preview/test_preview_token.py
+shows what a request without it gets."""
 
 from __future__ import annotations
 
@@ -28,9 +31,14 @@ def served(write_deck, tmp_path, monkeypatch):
     session.close()
 
 
+def cookie(server) -> dict[str, str]:
+    """The header the page's requests carry once its first one, with ``?token=``, has been answered."""
+    return {"Cookie": f"{server.access.cookie_name}={server.access.token}"}
+
+
 def request(server, method: str, path: str, host: str | None = None, **more: str):
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    headers = {"Host": host} if host else {}
+    headers = dict(cookie(server), **({"Host": host} if host else {}))
     headers.update({name.replace("_", "-"): value for name, value in more.items()})
     connection.request(method, path, headers=headers)
     response = connection.getresponse()
@@ -59,7 +67,7 @@ def test_every_rebuild_and_error_is_streamed(served):
     session = served.session
     session.rebuild()
     connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
-    connection.request("GET", "/_preview/events")
+    connection.request("GET", "/_preview/events", headers=cookie(served))
     stream = connection.getresponse()
     assert stream.getheader("Content-Type") == "text/event-stream"
 

@@ -172,11 +172,11 @@ def test_attach_rehearses_on_the_detached_present_and_leaves_it_running(repo):
     started = run_cli("present", "slides/talk.md", "--detach", "--port", "0", cwd=repo)
     assert started.returncode == 0, started.stdout + started.stderr
     try:
-        state = json.loads((repo / "build" / "present.json").read_text())
+        state = json.loads((repo / "build" / "present" / "present.json").read_text())
         done, report = rehearse(repo, "--attach")
         assert done.returncode == 0, done.stdout + done.stderr
         assert report["ok"] and report["cells"] == 4
-        assert psutil.pid_exists(state["pid"]) and (repo / "build" / "present.json").is_file()  # still presenting
+        assert psutil.pid_exists(state["pid"]) and (repo / "build" / "present" / "present.json").is_file()  # still presenting
     finally:
         stopped = run_cli("present", "--stop", cwd=repo)
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
