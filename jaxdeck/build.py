@@ -122,12 +122,17 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         t_execute = time.perf_counter()
         record = BuildRecord.of(executed)
         write_text(outputs.notebook, nbformat.writes(executed))
-        if not record.frozen_from:  # outputs made here: the live slideshow may show them as built
+        # outputs made here, or frozen from a notebook this user's builds signed: shown as built, live too
+        if not record.frozen_from or trust.signed_file(record.frozen_from):
             trust.sign(executed)
         stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": sources.execution(deck, frozen)},
                     machine=sources.machine)
     if executed is None and (plan.html or plan.pdfs or plan.article):
         executed = nbformat.read(outputs.notebook, as_version=4)
+        if not trust.signed(executed):  # not as this user's build wrote it: shown sanitised, as live
+            from jaxdeck.untrusted import sanitised
+
+            executed = sanitised(executed)
     if plan.html:
         from jaxdeck.html.export import export_html, fit_record, local_images
 
@@ -135,7 +140,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
             shown.stage(name, "export html")
         export_html(executed, deck, outputs.html)
         notebook = stamps.load(outputs.notebook)
-        stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, local_images(executed)),
+        stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, local_images(executed, deck)),
                     fit=fit_record(executed, outputs.html))
     if plan.single:
         from jaxdeck.html.single import write_single
@@ -154,7 +159,8 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
             shown.stage(name, "article")
         export_article(executed, deck, outputs.article)
         notebook = stamps.load(outputs.notebook)
-        stamps.save(outputs.article, sources.article_inputs(notebook and notebook["sha256"], deck, local_images(executed)))
+        stamps.save(outputs.article, sources.article_inputs(notebook and notebook["sha256"], deck,
+                                                            local_images(executed, deck)))
     t_html = time.perf_counter()
     printed = None
     if plan.pdfs and printer is not None:

@@ -17,8 +17,8 @@ ARTICLE_PDF = "article_pdf"
 @dataclass(frozen=True)
 class Outputs:
     """Where each artefact of one deck goes under a build folder: ``notebooks/NAME.ipynb``,
-    ``html/NAME.html``, ``pdf/NAME.pdf``, ``pdf/NAME-handout.pdf``, ``single/NAME.html``,
-    ``article/NAME.html`` and ``article/NAME.pdf``."""
+    ``html/NAME.html`` (the deck's files in ``html/NAME_files/``), ``pdf/NAME.pdf``,
+    ``pdf/NAME-handout.pdf``, ``single/NAME.html``, ``article/NAME.html`` and ``article/NAME.pdf``."""
 
     deck: Path
     root: Path = BUILD
@@ -26,6 +26,13 @@ class Outputs:
     @property
     def name(self) -> str:
         return self.deck.stem
+
+    @property
+    def files(self) -> str:
+        """The folder beside the deck's page (``html/NAME_files/``, ``article/NAME_files/``) that holds
+        the files the deck names, at their paths in the deck's folder: no copy lands on another
+        deck's page, a shared asset or another deck's file of the same name."""
+        return f"{self.name}_files"
 
     @property
     def notebook(self) -> Path:

@@ -164,8 +164,8 @@ def test_prose_edit_rebuilds_only_that_deck(project):
     (project / "slides" / "images" / "dot.png").write_bytes(OTHER_DOT)
     assert build(project, "--pdf") == {"alpha": "up to date", "beta": "HTML + PDF"}
     beta = ARTEFACTS["beta"][1:]
-    assert changed(before, snapshot(project)) == set(beta + records(beta) + ["html/images/dot.png"])
-    assert (project / "build" / "html" / "images" / "dot.png").read_bytes() == OTHER_DOT
+    assert changed(before, snapshot(project)) == set(beta + records(beta) + ["html/beta_files/images/dot.png"])
+    assert (project / "build" / "html" / "beta_files" / "images" / "dot.png").read_bytes() == OTHER_DOT
 
 
 def test_code_edit_executes_that_deck_alone(project):

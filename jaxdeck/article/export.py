@@ -5,7 +5,8 @@ preprocessors work out slides, notes, hidden cells, tags and outputs, then
 :class:`jaxdeck.article.sections.ArticleSections` makes one section per slide with its notes
 beneath; ``themes/jaxdeck/article.html.j2`` (which extends the deck's template, so cells,
 outputs and errors look as they do on the slides) writes the page. KaTeX, the article's
-stylesheet and script, and the deck's pictures are copied beside it: it reads offline.
+stylesheet and script, and the deck's pictures (into ``NAME_files/``, as the deck's page has them)
+are copied beside it: it reads offline.
 The notebook is taken as executed, never fitted: the page has room for every output.
 """
 
@@ -20,6 +21,7 @@ from nbconvert import HTMLExporter
 
 from jaxdeck.article.sections import ArticleSections
 from jaxdeck.atomic import write_text
+from jaxdeck.decks import Outputs
 from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES, install_article_assets
 from jaxdeck.html.export import copy_images, remote_images
@@ -44,10 +46,10 @@ def exporter() -> HTMLExporter:
     return made
 
 
-def to_article(nb: nbformat.NotebookNode, title: str) -> str:
-    """The article as one HTML page that expects ./assets beside it."""
+def to_article(nb: nbformat.NotebookNode, title: str, files: str | None = None) -> str:
+    """The article as one HTML page that expects ./assets beside it, and the deck's files in ./``files``."""
     options = DeckOptions.of(nb)
-    resources = {"jaxdeck": {"title": title, "assets": "assets", "byline": options.byline(),
+    resources = {"jaxdeck": {"title": title, "assets": "assets", "files": files, "byline": options.byline(),
                              "provenance": BuildRecord.of(nb).provenance or {}}}
     with _lock:
         body, _ = exporter().from_notebook_node(nb, resources=resources)
@@ -60,4 +62,4 @@ def export_article(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path)
     deck, out = Path(deck), Path(out)
     install_article_assets(out.parent)
     copy_images(nb, deck, out.parent)
-    return write_text(out, to_article(nb, DeckOptions.of(nb).title_for(deck)))
+    return write_text(out, to_article(nb, DeckOptions.of(nb).title_for(deck), Outputs(deck).files))

@@ -10,6 +10,7 @@ put there when the wheel is built (setup.py), so it builds decks offline in any 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from jaxdeck.atomic import copy_file
 from jaxdeck.errors import DeckError
@@ -45,11 +46,12 @@ def npm_root() -> Path:
     return NODE_MODULES
 
 
-def theme_sheets(theme: str | None, assets: str = "assets") -> list[str]:
-    """Stylesheet URLs (relative to the HTML) for a theme named in a deck header."""
+def theme_sheets(theme: str | None, assets: str = "assets", files: str | None = None) -> list[str]:
+    """Stylesheet URLs (relative to the HTML) for a theme named in a deck header; a theme file is
+    in the deck's folder of files (``files``, ``NAME_files``) when the page has one."""
     theme = theme or DEFAULT_THEME
     if is_theme_file(theme):  # the deck's own file, copied beside the page as its images are
-        return [f"{assets}/themes/{name}.css" for name in own_sheets(theme)] + [theme]
+        return [f"{assets}/themes/{name}.css" for name in own_sheets(theme)] + [f"{quote(files)}/{theme}" if files else theme]
     if theme in OWN_THEMES:
         return [f"{assets}/themes/{name}.css" for name in own_sheets(theme)]
     if (npm_root() / "reveal.js" / "dist" / "theme" / f"{theme}.css").is_file():
@@ -57,11 +59,13 @@ def theme_sheets(theme: str | None, assets: str = "assets") -> list[str]:
     raise DeckError(None, None, f"unknown theme '{theme}'", f"use one of: {', '.join(known_themes())}")
 
 
-def _copy(source: Path, target: Path) -> None:
+def copy_if_changed(source: Path, target: Path) -> None:
+    """Copy the file or folder ``source`` to ``target`` atomically, skipping files whose copy is current
+    (as large, no older), so a rebuild rewrites no file that did not change."""
     if source.is_dir():
         for child in source.rglob("*"):
             if child.is_file():
-                _copy(child, target / child.relative_to(source))
+                copy_if_changed(child, target / child.relative_to(source))
         return
     if target.is_file() and target.stat().st_size == source.stat().st_size and target.stat().st_mtime >= source.stat().st_mtime:
         return
@@ -78,9 +82,9 @@ def install_assets(folder: Path, npm: dict[str, list[str]] | None = None, sheets
     target = folder / "assets"
     for package, entries in (NPM_FILES if npm is None else npm).items():
         for entry in entries:
-            _copy(root / package / entry, target / package / entry)
+            copy_if_changed(root / package / entry, target / package / entry)
     for name in (tuple(f"{theme}.css" for theme in OWN_THEMES + SHEETS) if sheets is None else sheets):
-        _copy(THEMES / "jaxdeck" / "static" / name, target / "themes" / name)
+        copy_if_changed(THEMES / "jaxdeck" / "static" / name, target / "themes" / name)
     return target
 
 

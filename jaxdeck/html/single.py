@@ -12,9 +12,11 @@ A script that loads files by URL at run time (a plugin's stylesheet, its images)
 knows its folder once inlined; the files under its folder that its text names travel in the
 page as ``data:`` URIs, and ``themes/jaxdeck/single/files.js`` serves them to it.
 
-The page is read with the standard library's HTML parser and CSS with tinycss2 (which
-nbconvert brings for bleach's CSS sanitiser); what a reference names that is not there is a
-one-line error naming the deck and the missing file.
+The page is read with :mod:`jaxdeck.html.loads` (the standard library's HTML parser) and CSS
+with tinycss2 (which nbconvert brings for bleach's CSS sanitiser). Only files inside the page's
+folder are inlined, by the rule of :mod:`jaxdeck.read.contained` (a symbolic link that leads out
+of it counts as outside): a reference that names anything else, or a file that is not there, is a
+one-line error naming the deck and the reference.
 """
 
 from __future__ import annotations
@@ -25,24 +27,18 @@ import mimetypes
 import os
 import re
 from dataclasses import dataclass, field
-from html import escape
-from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from jaxdeck.atomic import write_text
 from jaxdeck.errors import DeckError, display_path
+from jaxdeck.html.loads import Relinker, start_tag
 from jaxdeck.places import THEMES
+from jaxdeck.read.contained import MISSING, NOT_FILES, OUTSIDE, REASONS, REMOTE, Refused, located, named
 
 #: the template and script that serve run-time files (themes/jaxdeck/single/)
 SINGLE = THEMES / "jaxdeck" / "single"
 
-#: attributes that load the file they name, on any element (reveal.js's lazy and background media among them)
-LOADED = {"src", "poster", "data-src", "data-background-image", "data-background-video", "data-preview-image"}
-#: attributes that load the file they name on these elements only (an <a href> is a link, not a load)
-LOADED_ON = {"href": {"image", "use", "feimage"}, "xlink:href": {"image", "use", "feimage"}, "data": {"object"}}
-#: <link rel> values whose href the browser loads (stylesheets are inlined as <style>)
-LOADED_RELS = {"icon", "shortcut", "apple-touch-icon", "mask-icon", "preload", "prefetch", "manifest"}
 #: script attributes that mean nothing, or the wrong thing, on an inline script
 NOT_INLINE = {"src", "defer", "async", "integrity", "crossorigin", "referrerpolicy"}
 #: types browsers know; mimetypes' table depends on the system
@@ -50,8 +46,6 @@ TYPES = {".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf", ".otf
          ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".json": "application/json",
          ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
          ".ico": "image/x-icon", ".html": "text/html", ".mp4": "video/mp4", ".webm": "video/webm"}
-#: a ``url(...)``, ``data:``, ``blob:`` ... that needs no file
-NOT_FILES = ("data:", "blob:", "javascript:", "about:", "mailto:", "#")
 #: where an inlined script or stylesheet would end its element early
 SCRIPT_END = re.compile(r"</(script)", re.IGNORECASE)
 STYLE_END = re.compile(r"</(style)", re.IGNORECASE)
@@ -65,12 +59,8 @@ class Inlined:
     files: tuple[str, ...]
 
 
-class Missing(Exception):
-    """A reference the page makes that names no file here (or a remote one)."""
-
-    def __init__(self, url: str, path: Path | None):
-        self.url, self.path = url, path
-        super().__init__(url)
+#: why a reference is refused: it names a file on the web
+WEB = "web"
 
 
 @dataclass
@@ -81,20 +71,14 @@ class Files:
     read: dict[Path, bytes] = field(default_factory=dict)
 
     def resolve(self, url: str, base: Path) -> Path | None:
-        """The file ``url`` names relative to the folder ``base``; None when it names no file (data:, #id)."""
+        """The file ``url`` names relative to the folder ``base`` (inside :attr:`folder`); None when it
+        names no file (data:, #id); :class:`Refused` unless it is a file inside :attr:`folder`."""
         url = url.strip()
         if not url or url.lower().startswith(NOT_FILES):
             return None
-        parts = urlsplit(url)
-        if parts.scheme or parts.netloc:  # http:, https:, //host, file:
-            raise Missing(url, None)
-        path = Path(unquote(parts.path))
-        if path.is_absolute():
-            raise Missing(url, path)
-        found = (base / path).resolve()
-        if not found.is_file():
-            raise Missing(url, found)
-        return found
+        if url.lower().startswith(REMOTE):
+            raise Refused(url, WEB)
+        return named(self.folder, url, Path(os.path.relpath(base, self.folder)).as_posix()).path
 
     def bytes_of(self, path: Path) -> bytes:
         if path not in self.read:
@@ -173,10 +157,18 @@ class Files:
             if getattr(token, "type", None) not in ("whitespace", "comment"):
                 previous = token
 
+    def inside(self, path: Path) -> bool:
+        """Whether ``path`` (a file found in a script's folder) is a file inside :attr:`folder` once resolved."""
+        try:
+            located(self.folder, Path(os.path.relpath(path, self.folder)).as_posix())
+        except Refused:
+            return False
+        return True
+
     def _there(self, url: str, base: Path) -> bool:
         try:
             self.resolve(url, base)
-        except Missing:
+        except Refused:
             return False
         return True
 
@@ -254,115 +246,45 @@ def _woff2_only(declarations: list) -> None:
         del declarations[start:end]
 
 
-class Rewriter(HTMLParser):
-    """Re-emits a page as it was read, with each reference to a file replaced by the file itself."""
+class Rewriter(Relinker):
+    """Re-emits a page as it was read, with each reference to a file replaced by the file itself:
+    stylesheets as ``<style>``, scripts inline, everything else as ``data:`` URIs."""
 
     def __init__(self, files: Files):
-        super().__init__(convert_charrefs=False)
+        super().__init__(lambda load: files.data_uri(load.url, files.folder))
         self.files = files
         self.folder = files.folder
-        self.out: list[str] = []
         self.scripts: list[Path] = []  # the scripts inlined, for the files they load at run time
         self.served_at: int | None = None  # where in ``out`` the run-time files go: before the first script
-        self.style = False
 
-    # tags
+    def css(self, text: str, what: str) -> str:
+        return self.files.css(text, self.folder)
 
-    def handle_starttag(self, tag, attrs):
-        self._tag(tag, attrs, closed=False)
-
-    def handle_startendtag(self, tag, attrs):
-        self._tag(tag, attrs, closed=True)
-
-    def _tag(self, tag: str, attrs: list[tuple[str, str | None]], closed: bool) -> None:
+    def start(self, tag: str, attrs: list[tuple[str, str | None]], closed: bool) -> str:
         values = dict(attrs)
         if tag == "script" and self.served_at is None:
             self.served_at = len(self.out)
             self.out.append("")
-        if tag == "style":
-            self.style = True
         if tag == "link" and "stylesheet" in (values.get("rel") or "").lower().split() and values.get("href"):
             path = self.files.resolve(values["href"], self.folder)
             if path is not None:
                 kept = [(k, v) for k, v in attrs if k in ("id", "media", "title", "class")]
                 css = STYLE_END.sub(r"<\\/\1", self.files.stylesheet(path))
-                self.out.append(f"{_start('style', kept)}\n{css}\n</style>")
-                return
+                return f"{start_tag('style', kept)}\n{css}\n</style>"
         if tag == "script" and values.get("src"):
             path = self.files.resolve(values["src"], self.folder)
             if path is not None:
                 self.scripts.append(path)
                 code = self.files.bytes_of(path).decode("utf-8-sig", errors="replace")
                 kept = [(k, v) for k, v in attrs if k not in NOT_INLINE]
-                self.out.append(_start("script", kept) + SCRIPT_END.sub(r"<\\/\1", code))
-                return
-        changed = [(k, self._value(tag, k, v, values)) for k, v in attrs]
-        if changed == attrs:
-            self.out.append(self.get_starttag_text())
-        else:
-            self.out.append(_start(tag, changed, closed))
-
-    def _value(self, tag: str, name: str, value: str | None, values: dict) -> str | None:
-        if value is None:
-            return value
-        if name == "style":
-            return self.files.css(value, self.folder)
-        if name in LOADED or tag in LOADED_ON.get(name, ()):
-            if name == "data-background-video":
-                return ",".join(self.files.data_uri(part, self.folder) for part in value.split(","))
-            return self.files.data_uri(value, self.folder)
-        if name == "data-background" and _names_a_file(value):
-            return self.files.data_uri(value, self.folder)
-        if name == "srcset":
-            return ", ".join(" ".join([self.files.data_uri(url, self.folder), *rest])
-                             for url, *rest in (c.split() for c in value.split(",") if c.strip()))
-        if tag == "link" and name == "href" and LOADED_RELS & set((values.get("rel") or "").lower().split()):
-            return self.files.data_uri(value, self.folder)
-        return value
+                return start_tag("script", kept) + SCRIPT_END.sub(r"<\\/\1", code)
+        return super().start(tag, attrs, closed)
 
     def handle_endtag(self, tag):
         if tag == "head" and self.served_at is None:
             self.served_at = len(self.out)
             self.out.append("")
-        if tag == "style":
-            self.style = False
-        self.out.append(f"</{tag}>")
-
-    # everything else as it was
-
-    def handle_data(self, data):
-        self.out.append(self.files.css(data, self.folder) if self.style else data)
-
-    def handle_entityref(self, name):
-        self.out.append(f"&{name};")
-
-    def handle_charref(self, name):
-        self.out.append(f"&#{name};")
-
-    def handle_comment(self, data):
-        self.out.append(f"<!--{data}-->")
-
-    def handle_decl(self, decl):
-        self.out.append(f"<!{decl}>")
-
-    def handle_pi(self, data):
-        self.out.append(f"<?{data}>")
-
-    def unknown_decl(self, data):
-        self.out.append(f"<![{data}]>")
-
-
-def _start(tag: str, attrs: list[tuple[str, str | None]], closed: bool = False) -> str:
-    rendered = "".join(f" {k}" if v is None else f' {k}="{escape(v, quote=True)}"' for k, v in attrs)
-    return f"<{tag}{rendered}{' /' if closed else ''}>"
-
-
-def _names_a_file(value: str) -> bool:
-    """Whether reveal.js's ``data-background`` names a file (it may be a colour or a gradient instead)."""
-    value = value.strip()
-    if not value or value.lower().startswith(NOT_FILES) or "(" in value or value.startswith("#"):
-        return False
-    return bool(Path(urlsplit(value).path).suffix)
+        super().handle_endtag(tag)
 
 
 def run_time_files(files: Files, scripts: list[Path]) -> dict[str, str]:
@@ -375,7 +297,7 @@ def run_time_files(files: Files, scripts: list[Path]) -> dict[str, str]:
             if not path.is_file() or path == script or path.suffix.lower() in (".map", ".ts", ".md"):
                 continue
             name = path.relative_to(script.parent).as_posix()
-            if name not in text:
+            if name not in text or not files.inside(path):
                 continue
             key = Path(os.path.relpath(path, files.folder)).as_posix()
             served.setdefault(key, files.file_uri(path))
@@ -384,7 +306,7 @@ def run_time_files(files: Files, scripts: list[Path]) -> dict[str, str]:
 
 def self_contained(page: Path, deck: Path | None = None) -> Inlined:
     """The page ``page`` with every file it loads inlined; a DeckError naming ``deck`` and the
-    missing file when a reference names nothing."""
+    reference when one names no file inside the page's folder."""
     page = Path(page)
     files = Files(page.parent.resolve())
     rewriter = Rewriter(files)
@@ -392,18 +314,25 @@ def self_contained(page: Path, deck: Path | None = None) -> Inlined:
         rewriter.feed(page.read_text(encoding="utf-8"))
         rewriter.close()
         served = run_time_files(files, rewriter.scripts)
-    except Missing as missing:
-        if missing.path is None:
-            raise DeckError(deck or page, None, f"the self-contained file cannot inline {missing.url}: it is remote",
-                            "use a local copy of it, so that the deck presents offline") from None
-        raise DeckError(deck or page, None, f"the self-contained file cannot inline {missing.url}: "
-                                            f"{display_path(missing.path)} is missing",
-                        f"rebuild the deck's HTML (`jaxdeck build --force {display_path(deck or page)}`) "
-                        "or remove the reference") from None
+    except Refused as refused:
+        raise refusal(refused, deck or page, files.folder) from None
     out = rewriter.out
     if served and rewriter.served_at is not None:
         out[rewriter.served_at] = serving(served)
     return Inlined("".join(out), files.relative())
+
+
+def refusal(refused: Refused, deck: Path, folder: Path) -> DeckError:
+    """The one-line error for a reference the self-contained file does not inline."""
+    said = f"the self-contained file cannot inline {refused.written}"
+    if refused.why == WEB:
+        return DeckError(deck, None, f"{said}: it is remote", "use a local copy of it, so that the deck presents offline")
+    if refused.why == MISSING:
+        return DeckError(deck, None, f"{said}: {display_path(refused.path)} is missing",
+                         f"rebuild the deck's HTML (`jaxdeck build --force {display_path(deck)}`) or remove the reference")
+    reason = f"it is outside the deck's files ({display_path(folder)})" if refused.why == OUTSIDE else REASONS[refused.why]
+    return DeckError(deck, None, f"{said}: {reason}",
+                     "name only files inside the deck's folder, by paths relative to it (copy the file there)")
 
 
 def serving(served: dict[str, str]) -> str:

@@ -10,6 +10,7 @@ with a notebook metadata filter that keeps exactly the header's keys.
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import re
 from pathlib import Path
@@ -32,6 +33,19 @@ DEFAULT_JUPYTEXT_CONFIG = {
 JUPYTEXT_CELL_KEYS = ("skipline", "noskipline", "cell_marker", "lines_to_next_cell", "lines_to_end_of_cell_marker")
 #: cell metadata written back when a deck sets none itself
 NO_CELL_METADATA = "-all"
+#: the byte order mark some editors write first in a UTF-8 file (Notepad, "UTF-8 with BOM"): no part
+#: of the deck's text (read without it, a title would not be a heading), and written back where it was
+BOM = codecs.BOM_UTF8.decode("utf-8")
+
+
+def bom_of(path: Path) -> str:
+    """:data:`BOM` when the file at ``path`` starts with one, else "" (also when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return BOM if handle.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8 else ""
+    except OSError:
+        return ""
+
 
 def jupytext_config(deck: Path) -> JupytextConfiguration:
     """The repository's jupytext configuration for ``deck`` (our defaults when there is none)."""
@@ -280,7 +294,8 @@ def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
     """The file's text as jupytext writes the notebook back: its format, the repository's configuration.
 
     jupytext stamps the header with its own version; the version the file was written
-    with is kept instead, so that a save changes only what was edited.
+    with is kept instead, and so is a :data:`BOM` the file starts with, so that a save changes
+    only what was edited.
     """
     path = Path(path)
     text = jupytext.writes(nb, fmt=write_format(nb), config=jupytext_config(path))
@@ -295,7 +310,7 @@ def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
                 lines[index] = match.group(1) + value
                 text = "\n".join(lines)
                 break
-    return _header_as_written(text, path)
+    return bom_of(path) + _header_as_written(text, path)
 
 
 _HEADER_ENTRY = re.compile(r"^(\s*[^\s#][^:]*):\s+(\S.*)$")
@@ -330,7 +345,7 @@ def _header_as_written(text: str, path: Path) -> str:
     text, so jupytext would quote it) is written back as it is in the file."""
     count = header_line_count(text)
     try:
-        current = path.read_text(encoding="utf-8") if count else ""
+        current = path.read_text(encoding="utf-8-sig") if count else ""  # the text, without a BOM
     except (OSError, UnicodeDecodeError):
         return text
     if header_line_count(current) != count:

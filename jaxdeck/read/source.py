@@ -27,7 +27,8 @@ from jaxdeck.errors import DeckError
 from jaxdeck.markers import CLASSES, TAGS
 from jaxdeck.options import KEPT_KEYS, READ_KEYS, TYPES, DeckOptions
 from jaxdeck.places import is_theme_file, known_themes
-from jaxdeck.read.formats import (HeaderLimit, HeaderLoader, file_format, header_line_count, jupytext_yaml,
+from jaxdeck.read.contained import MISSING, REASONS, Refused, check, check_raw_html, check_stylesheet, named
+from jaxdeck.read.formats import (HeaderLimit, HeaderLoader, bom_of, file_format, header_line_count, jupytext_yaml,
                                   jupytext_config, load_header, read_in_format, write_back)
 from jaxdeck.read.structure import trailing_attributes
 from jaxdeck.records import OPTIONS_KEY, update_build
@@ -39,7 +40,8 @@ _markdown.validateLink = lambda url: True
 
 
 def read_text(path: Path) -> str:
-    """The deck's text, or a DeckError for a missing, empty or non-UTF-8 file."""
+    """The deck's text (without a BOM: :data:`jaxdeck.read.formats.BOM`), or a DeckError for a missing,
+    empty or non-UTF-8 file."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -47,10 +49,10 @@ def read_text(path: Path) -> str:
     except IsADirectoryError:
         raise DeckError(path, None, "is a directory", "give the path of a Markdown file") from None
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise DeckError(path, line, f"not UTF-8 text (byte 0x{data[err.start]:02x})",
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:  # its positions are in the bytes after a BOM: err.object
+        line = err.object[: err.start].count(b"\n") + 1
+        raise DeckError(path, line, f"not UTF-8 text (byte 0x{err.object[err.start]:02x})",
                         "save the file as UTF-8") from None
     if not text.strip():
         raise DeckError(path, 1, "the deck is empty",
@@ -214,13 +216,16 @@ def _check_options(path: Path, line: int, options, lines: dict[str, tuple[int, o
 
 
 def theme_file(path: Path, line: int, name: str) -> None:
-    """A deck's theme file must be a CSS file in the deck's folder (it is copied beside the HTML)."""
-    folder = path.parent.resolve()
-    found = (folder / name).resolve()
-    if "://" in name or folder not in found.parents or not found.is_file():
-        raise DeckError(path, line, f"theme file '{name}' not found beside the deck",
+    """A deck's theme file must be a CSS file in the deck's folder, and so must every file its
+    ``url()``s load (they are copied beside the HTML): :mod:`jaxdeck.read.contained`."""
+    try:
+        sheet = named(path.parent, name)
+    except Refused as refused:
+        why = "" if refused.why == MISSING else f" ({REASONS[refused.why]})"
+        raise DeckError(path, line, f"theme file '{name}' not found beside the deck{why}",
                         f"put it in {path.parent} (a CSS file overriding projector's --jd-* variables), "
-                        f"or use one of: {', '.join(known_themes())}")
+                        f"or use one of: {', '.join(known_themes())}") from None
+    check_stylesheet(path, sheet)
 
 
 def _line_of(text: str, needle: str, limit: int) -> int:
@@ -283,7 +288,9 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
     for cell, line in zip(nb.cells, cell_lines):
         if cell.cell_type != "markdown":
             continue
-        for token in _markdown.parse(cell.source):
+        tokens = _markdown.parse(cell.source)
+        check_raw_html(path, line, tokens)  # what its raw HTML loads: files inside the deck's folder too
+        for token in tokens:
             depth = 0  # inside a link: an image there is a badge, decoration
             for child in token.children or []:
                 depth += {"link_open": 1, "link_close": -1}.get(child.type, 0)
@@ -314,18 +321,9 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
 
 
 def check_local_image(path: Path, where: int, src: str) -> None:
-    """A DeckError unless ``src`` is a file inside the deck's folder (a relative path)."""
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", src):  # file:, ftp:, ...: not shown by a browser offline
-        raise DeckError(path, where, f"image '{src}' is not a file beside the deck or a web URL",
-                        "copy the file next to the deck (e.g. into images/) and link it by a relative path")
-    target = (path.parent / src.split("#")[0].split("?")[0]).resolve()
-    if not target.is_relative_to(path.parent.resolve()):
-        raise DeckError(path, where, f"image '{src}' is outside the deck's folder, so the HTML deck "
-                        "and its copies cannot carry it",
-                        f"copy it into {path.parent / 'images'} and link it as images/{target.name}")
-    if not target.is_file():
-        raise DeckError(path, where, f"image '{src}' not found",
-                        f"put the file at {target} or fix the link")
+    """A DeckError unless ``src`` is a file inside the deck's folder (a relative path; the file a
+    browser loads for ``my%20pic.png``): the rule of :mod:`jaxdeck.read.contained`."""
+    check(path, where, src)
 
 
 def check_slide_images(path: Path, text: str, nb: nbformat.NotebookNode, cell_lines: list[int]) -> None:
@@ -458,7 +456,7 @@ def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
         nb = derive(nb, cell_lines(text, nb), path)
     except DeckError:
         pass  # the build reports it; here the cells as jupytext reads them
-    again = write_back(nb, path)
+    again = write_back(nb, path).removeprefix(bom_of(path))  # as the text was read: a BOM is kept apart
     if again == text:
         return None
     ours, theirs = text.split("\n"), again.split("\n")

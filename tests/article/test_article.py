@@ -167,7 +167,7 @@ def test_cli_writes_the_article_and_keeps_it_while_up_to_date(cli_root):
     assert again.stdout.strip().endswith("up to date"), again.stdout
     assert (article.read_bytes(), article.stat().st_mtime_ns) == written, "an up-to-date article was written again"
 
-    picture = article.parent / "images" / "example-stages.svg"
+    picture = article.parent / "example_files" / "images" / "example-stages.svg"
     picture.unlink()
     mended = run_cli(*args)
     assert mended.returncode == 0 and mended.stdout.strip().endswith("article"), mended.stdout + mended.stderr

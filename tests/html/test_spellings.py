@@ -90,7 +90,7 @@ def test_backgrounds_reach_reveal(page, built):
         const b = Reveal.getSlideBackground(i.h, i.v).querySelector('.slide-background-content');
         return getComputedStyle(b).backgroundImage; }""")
     assert "images/back.svg" in image
-    assert (built / "html" / "images" / "back.svg").is_file()
+    assert (built / "html" / "spellings_files" / "images" / "back.svg").is_file()
 
 
 def test_footer_and_logo_on_a_content_slide(page, built):
@@ -99,7 +99,7 @@ def test_footer_and_logo_on_a_content_slide(page, built):
         const r = e.getBoundingClientRect(); return [e.textContent, r.width > 0 && r.height > 0 && r.bottom <= innerHeight,
         e.complete === undefined || e.naturalWidth > 0]; })""")
     assert seen == [["Footer of the spellings deck", True, True], ["", True, True]]
-    assert (built / "html" / "images" / "logo.svg").is_file()
+    assert (built / "html" / "spellings_files" / "images" / "logo.svg").is_file()
 
 
 def test_the_slides_pdf_shows_every_fragment_the_footer_and_all_of_a_scrollable_slide(built):

@@ -197,9 +197,9 @@ def test_a_theme_file_beside_the_deck_changes_the_variables(write_deck, tmp_path
     done = run_cli("build", str(deck), "--out", str(tmp_path / "build"))
     assert done.returncode == 0, done.stderr
     html = tmp_path / "build" / "html" / "talk.html"
-    assert (html.parent / "ours.css").is_file()
+    assert (html.parent / "talk_files" / "ours.css").is_file()
     page = html.read_text(encoding="utf-8")
-    assert page.index("assets/themes/projector.css") < page.index('href="ours.css"')
+    assert page.index("assets/themes/projector.css") < page.index('href="talk_files/ours.css"')
     with open_deck(browser, html) as (page, requests):
         assert page.evaluate("getComputedStyle(document.querySelector('.reveal strong')).color") == "rgb(0, 105, 92)"
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(253, 246, 227)"
@@ -208,7 +208,7 @@ def test_a_theme_file_beside_the_deck_changes_the_variables(write_deck, tmp_path
     (deck.parent / "ours.css").write_text(":root { --jd-accent: #6a1b9a; }\n", encoding="utf-8")
     again = run_cli("build", str(deck), "--out", str(tmp_path / "build"))
     assert again.returncode == 0 and "HTML" in again.stdout and "executed" not in again.stdout, again.stdout
-    assert "#6a1b9a" in (html.parent / "ours.css").read_text(encoding="utf-8")
+    assert "#6a1b9a" in (html.parent / "talk_files" / "ours.css").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("theme", ["missing.css", "../outside.css"])

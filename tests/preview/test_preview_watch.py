@@ -50,7 +50,7 @@ def touch_later(path) -> None:
 
 def test_deck_image_and_theme_saves_each_rebuild_once(watched):
     session, theme = watched
-    copied = session.html.parent / "images" / "chart.svg"
+    copied = session.html.parent / "talk_files" / "images" / "chart.svg"
     assert "red" in copied.read_text()
 
     session.deck.write_text(DECK.replace("Text.", "New text."))

@@ -188,7 +188,7 @@ def test_a_deck_naming_a_loopback_image_is_one_line_that_fetches_nothing(write_d
 
 
 @pytest.mark.parametrize("src, said", [("file:///etc/hostname", "is not a file beside the deck or a web URL"),
-                                       ("/etc/hostname", "is outside the deck's folder"),
+                                       ("/etc/hostname", "is an absolute path"),
                                        ("../outside.svg", "is outside the deck's folder")])
 def test_a_local_image_must_be_a_file_in_the_decks_folder(write_deck, src, said):
     deck = write_deck(f"# T\n\n![x]({src})\n")

@@ -1,0 +1,166 @@
+"""The one rule for a file a deck names: a relative path to a file inside the deck's folder.
+
+The build reads every file a deck names (its pictures, what its raw HTML loads, its theme file
+and that file's ``url()``s), copies it into the deck's own folder beside the page and inlines
+it into the self-contained file. A name that left the deck's folder would let a deck carry any
+file the builder can read into a file meant to be mailed, or land its copy on another deck's
+page. So a name with a scheme (``file:``, ...), an absolute path, a path whose ``..`` climbs out
+of the folder and one that resolves outside it (a symbolic link followed) are refused, in one
+line at the file and line that wrote them. The read stage checks them before any kernel starts;
+the HTML stage and the self-contained file apply the same rule again to what they copy and inline.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from urllib.parse import unquote
+
+from jaxdeck.errors import DeckError
+
+#: a URL's scheme (``file:``, ``ftp:``, ``https:``): no path beside the deck
+SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+#: references that name no file: data and script URIs, anchors
+NOT_FILES = ("data:", "blob:", "javascript:", "about:", "mailto:", "#")
+#: references the browser fetches from the web (the build reads nothing there)
+REMOTE = ("http://", "https://", "//")
+
+#: why a name is refused (``Refused.why``)
+SCHEMED, ABSOLUTE, OUTSIDE, MISSING, NO_FILE = "scheme", "absolute", "outside", "missing", "no file"
+#: each of them in a few words, for a message about a name
+REASONS = {SCHEMED: "it is not a file beside the deck or a web URL", ABSOLUTE: "it is an absolute path",
+           OUTSIDE: "it is outside the deck's folder", MISSING: "it is missing", NO_FILE: "it names no file"}
+
+
+@dataclass(frozen=True)
+class Named:
+    """A file a deck names: ``relative`` to the deck's folder (POSIX, normalised) and its ``path`` (resolved)."""
+
+    written: str
+    relative: str
+    path: Path
+
+
+class Refused(Exception):
+    """A name the rule refuses, and why (:data:`SCHEMED`, :data:`ABSOLUTE`, :data:`OUTSIDE`, :data:`MISSING`,
+    :data:`NO_FILE`: a name no file can have, ``%00``)."""
+
+    def __init__(self, written: str, why: str, path: Path | None = None):
+        super().__init__(f"{written}: {why}")
+        self.written, self.why, self.path = written, why, path
+
+
+def names_a_file(written: str) -> bool:
+    """Whether a reference names a local file at all (not a web URL, a ``data:`` URI or an anchor)."""
+    written = written.strip()
+    return bool(written) and not written.lower().startswith(NOT_FILES + REMOTE)
+
+
+def file_part(written: str) -> str:
+    """The path a URL names, without its query and fragment, percent-decoded (``a%20b.svg#x`` is ``a b.svg``)."""
+    return unquote(written.strip().split("#", 1)[0].split("?", 1)[0])
+
+
+def named(folder: Path, written: str, within: str = "") -> Named:
+    """The file ``written`` names inside ``folder``, read from the subfolder ``within`` of it (a
+    stylesheet's own folder, POSIX); :class:`Refused` unless it is a relative path to a file there.
+
+    ``..`` is applied to the name as a browser applies it, then symbolic links are followed:
+    either leaving ``folder`` refuses the name."""
+    if SCHEME.match(written.strip()):
+        raise Refused(written, SCHEMED)
+    part = file_part(written)
+    if "\0" in part:
+        raise Refused(written, NO_FILE)
+    if part.startswith(("/", "\\")) or PureWindowsPath(part).drive or PurePosixPath(part).is_absolute():
+        raise Refused(written, ABSOLUTE, Path(part))
+    return located(folder, posixpath.normpath(posixpath.join(within, part.replace("\\", "/"))), written)
+
+
+def located(folder: Path, relative: str, written: str | None = None) -> Named:
+    """The file at the normalised POSIX path ``relative`` inside ``folder`` (symbolic links followed),
+    or :class:`Refused` (``written`` is the name as the deck wrote it, for messages)."""
+    written = relative if written is None else written
+    root = folder.resolve()
+    path = (root / relative).resolve()
+    if relative == ".." or relative.startswith(("../", "/")) or not path.is_relative_to(root):
+        raise Refused(written, OUTSIDE, path)
+    if not path.is_file():
+        raise Refused(written, MISSING, path)
+    return Named(written, relative, path)
+
+
+def refusal(deck: Path, line: int | None, what: str, refused: Refused, folder: Path | None = None) -> DeckError:
+    """The one-line error for a refused name, at ``deck``:``line`` (the file that wrote it)."""
+    folder = deck.parent if folder is None else folder
+    src, name = refused.written, PurePosixPath(file_part(refused.written)).name or "file"
+    if refused.why == NO_FILE:
+        return DeckError(deck, line, f"{what} '{src}' names no file", "fix the link")
+    if refused.why == SCHEMED:
+        return DeckError(deck, line, f"{what} '{src}' is not a file beside the deck or a web URL",
+                         "copy the file next to the deck (e.g. into images/) and link it by a relative path")
+    if refused.why == ABSOLUTE:
+        return DeckError(deck, line, f"{what} '{src}' is an absolute path; a deck names its files by paths "
+                                     "relative to its folder, inside it",
+                         f"copy it into {folder / 'images'} and link it as images/{name}")
+    if refused.why == OUTSIDE:
+        return DeckError(deck, line, f"{what} '{src}' is outside the deck's folder, so the HTML deck "
+                                     "and its copies cannot carry it",
+                         f"copy it into {folder / 'images'} and link it as images/{name}")
+    return DeckError(deck, line, f"{what} '{src}' not found", f"put the file at {refused.path} or fix the link")
+
+
+def check(deck: Path, line: int | None, written: str, what: str = "image", within: str = "") -> Named:
+    """The file ``written`` names in ``deck``'s folder, or the DeckError of :func:`refusal`."""
+    try:
+        return named(deck.parent, written, within)
+    except Refused as refused:
+        raise refusal(deck, line, what, refused) from None
+
+
+def check_markup(deck: Path, line: int, markup: str) -> list[Named]:
+    """The files the raw HTML ``markup`` (written at ``deck``:``line``) loads, each checked:
+    ``src``, ``srcset``, ``poster``, reveal.js's ``data-*`` media, a stylesheet's or icon's
+    ``href``, and the ``url()``s of ``style`` attributes and ``<style>`` elements."""
+    from jaxdeck.html.loads import loads
+
+    return [check(deck, line + load.line - 1, load.url, load.what) for load in loads(markup) if names_a_file(load.url)]
+
+
+def check_raw_html(deck: Path, line: int, tokens: list) -> list[Named]:
+    """The files the raw HTML of a markdown cell loads (markdown-it's ``tokens`` of a cell that starts
+    at ``deck``:``line``), each checked at its own line: HTML blocks and inline tags alike."""
+    found: list[Named] = []
+    for token in tokens:
+        first = line + (token.map[0] if token.map else 0)
+        if token.type == "html_block":
+            found += check_markup(deck, first, token.content)
+        at = 0
+        for child in token.children or []:
+            if child.type == "html_inline":
+                at = max(at, token.content.find(child.content, at))
+                found += check_markup(deck, first + token.content.count("\n", 0, at), child.content)
+    return found
+
+
+def check_stylesheet(deck: Path, sheet: Named, seen: tuple[str, ...] = ()) -> list[Named]:
+    """The files a stylesheet of the deck (its theme file) loads through its ``url()``s and
+    ``@import``s, each checked at the sheet's own file and line, read relative to the sheet."""
+    from jaxdeck.html.loads import css_urls
+
+    found: list[Named] = []
+    within = posixpath.dirname(sheet.relative)
+    text = sheet.path.read_text(encoding="utf-8-sig", errors="replace")
+    for url, line in css_urls(text):
+        if not names_a_file(url):
+            continue
+        try:
+            file = named(deck.parent, url, within)
+        except Refused as refused:
+            raise refusal(deck.parent / sheet.relative, line, "url()", refused, deck.parent) from None
+        found.append(file)
+        if file.path.suffix.lower() == ".css" and file.relative not in (*seen, sheet.relative):
+            found += check_stylesheet(deck, file, (*seen, sheet.relative))
+    return found
