@@ -106,9 +106,10 @@ class DeckOptions:
         }
         if self.tools:
             # no button in the corner, where it would cover a slide's last output line: M or a
-            # click on the slide number opens the menu
+            # click on the slide number opens the menu. Its titles are each slide's data-menu-title,
+            # text the build escaped (jaxdeck.html.menu): the menu would read a heading's text as HTML
             config["menu"] = {"themes": False, "transitions": False, "numbers": True,
-                              "titleSelector": "h1, h2, h3", "useTextContentForMissingTitles": True,
+                              "titleSelector": "", "useTextContentForMissingTitles": True,
                               "openButton": False, "openSlideNumber": True}
             config["chalkboard"] = {"theme": "chalkboard"}
         return config

@@ -32,3 +32,47 @@ def test_a_build_signs_its_notebook_and_an_edit_or_a_frozen_build_is_not_trusted
     done = run_cli("build", "talk.md", "--frozen", str(foreign), cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     assert not trust.signed(nbformat.read(built, as_version=4), store)
+
+
+def test_text_moved_from_one_output_field_into_the_next_breaks_the_signature(tmp_path):
+    """Jupyter's own digest runs a notebook's strings together with nothing between them: a printed
+    `<script>` moved into the HTML beside it (its key's name with it) would keep the signature."""
+    store = tmp_path / "store"
+    shown = {"text/html": "<b>bold</b>", "text/plain": "<script>window.__moved = 1</script>"}
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "display(bundle, raw=True)", outputs=[nbformat.v4.new_output("display_data", data=shown)])])
+    assert trust.sign(nb, store) and trust.signed(nbformat.reads(nbformat.writes(nb), as_version=4), store)
+    data = nb.cells[0].outputs[0].data
+    data["text/html"] = data["text/html"] + "text/plain" + data.pop("text/plain")
+    assert not trust.signed(nb, store)
+
+
+def test_outputs_from_elsewhere_keep_what_they_draw_and_say_and_lose_what_runs():
+    """What the static deck shows of an unsigned notebook's outputs (a --frozen one from another
+    machine): a table and an inline SVG chart as they were; no script, handler, javascript: link,
+    JavaScript output or Markdown output (its text instead, as JupyterLab shows it live)."""
+    from jaxdeck.untrusted import sanitised
+
+    chart = ('<table><tr><td style="padding: 2px; color: red">1.5 ms</td></tr></table>'
+             '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" role="img">'
+             '<rect x="1" y="2" width="3" height="4" style="fill: #123456"></rect><text x="1" y="9">ms</text></svg>')
+    attack = ('<script>window.__ran = 1</script><img src="data:," onerror="window.__ran = 2">'
+              '<a href="javascript:window.__ran = 3">link</a><iframe src="https://example.org"></iframe>')
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell('<span onclick="author()">the deck\'s own</span>'),
+        nbformat.v4.new_code_cell("show()", outputs=[
+            nbformat.v4.new_output("display_data", data={"text/html": chart + attack, "text/plain": "chart"}),
+            nbformat.v4.new_output("display_data", data={"application/javascript": "window.__ran = 4",
+                                                         "text/markdown": "<b onmouseover=x>md</b>",
+                                                         "text/plain": "js"})])])
+    shown = sanitised(nb)
+    html = shown.cells[1].outputs[0]["data"]["text/html"]
+    for kept in ('<td style="padding: 2px; color: red;">1.5 ms</td>', 'viewBox="0 0 10 10" role="img"',
+                 '<rect x="1" y="2" width="3" height="4" style="fill: #123456;"></rect>', '<text x="1" y="9">ms</text>',
+                 '<a>link</a>'):
+        assert kept in html, kept
+    for gone in ("script", "__ran", "onerror", "javascript:", "iframe"):
+        assert gone not in html, gone
+    assert dict(shown.cells[1].outputs[1]["data"]) == {"text/plain": "js"}
+    assert shown.cells[0].source == nb.cells[0].source  # the deck's Markdown is its author's
+    assert nb.cells[1].outputs[0]["data"]["text/html"] == chart + attack  # a copy: the notebook given is kept

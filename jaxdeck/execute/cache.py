@@ -21,27 +21,37 @@ atomic and both contents are valid, so readers always see a whole entry. A file
 that cannot be read or does not match is treated as a miss. ``make clean`` removes
 ``build/``, and with it the cache; ``jaxdeck build --no-cache`` neither reads nor writes it.
 
+Trust: cached outputs keep the trust of the run that made them. Each entry carries this user's
+signature of its content (:func:`jaxdeck.trust.signature`, the secret the build signs its notebooks
+with); an entry whose signature does not hold (changed since it was written, or written by someone
+else) is a miss, said in one line, and the deck runs again. Outputs reused from the cache are then
+signed with the notebook, as a run's are, and no others.
+
 Frozen outputs (``jaxdeck build --frozen PATH``): take the outputs of an executed
 notebook built elsewhere (e.g. ``build/notebooks/NAME.ipynb`` copied from a GPU box)
 instead of running the kernel, as long as its code cells match the deck's; their
-provenance (device, versions, date) travels with them into the HTML and handout.
+provenance (device, versions, date) travels with them into the HTML and handout. Unless this
+user's builds signed that notebook, its outputs are sanitised (:mod:`jaxdeck.untrusted`): made
+elsewhere, they show what they draw and say, never what would run.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import sys
 from pathlib import Path
 
 import nbformat
 
+from jaxdeck import trust
 from jaxdeck.execute import fingerprint
 from jaxdeck.atomic import write_text
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import BuildRecord, cell_info, update_build, update_cell_info
 
-SCHEMA = 1
+SCHEMA = 2  # 2: entries carry their signature
 #: notebook-level metadata that execution produces and a hit must restore
 NOTEBOOK_KEYS = ("kernelspec", "language_info", "widgets")
 #: fields of the build record that describe the execution (the rest describe the conversion)
@@ -140,10 +150,20 @@ class ExecutionCache:
             return None
         if not isinstance(entry.get("cells"), list):
             return None
-        return entry
+        content = {k: v for k, v in entry.items() if k != "signature"}
+        if not trust.signature_holds(content, entry.get("signature")):
+            print(f"jaxdeck: {self.path(key)}: a cached run this user's builds did not sign (changed since it "
+                  "was written?); not reused, the deck runs again", file=sys.stderr)
+            return None
+        return content
 
-    def put(self, key: str, executed, deck: str | None = None) -> Path:
-        return write_text(self.path(key), json.dumps(entry_of(executed, key, deck), sort_keys=True))
+    def put(self, key: str, executed, deck: str | None = None) -> Path | None:
+        """Store ``executed``'s outputs under ``key``, signed; nothing when they cannot be signed."""
+        entry = entry_of(executed, key, deck)
+        signature = trust.signature(entry)
+        if signature is None:
+            return None
+        return write_text(self.path(key), json.dumps({**entry, "signature": signature}, sort_keys=True))
 
     def lookup(self, nb, env: dict) -> tuple[str, nbformat.NotebookNode | None]:
         """(key, grafted notebook) on a hit, (key, None) on a miss."""
@@ -188,4 +208,8 @@ def reuse_outputs(nb, frozen: str | Path, deck: str | Path) -> nbformat.Notebook
     entry = entry_of(source, key="frozen", deck=str(deck))
     out = graft(nb, entry, "frozen")
     update_build(out, frozen_from=str(frozen))
-    return out
+    if trust.signed(source):
+        return out
+    from jaxdeck.untrusted import sanitised  # nbconvert's sanitiser: imported only for outputs made elsewhere
+
+    return sanitised(out)

@@ -8,28 +8,40 @@ Markdown cells and speaker notes, MyST or not, are rendered by :mod:`jaxdeck.htm
 replaces nbconvert's ``markdown2html`` filter, so the handout's notes render as the slides' do),
 remote images point at their cached copies under ./images/remote, and a deck without slide
 markers is fitted first (:mod:`jaxdeck.html.fit`) when a Chromium is there to measure it.
+
+The files a deck names (its pictures, what its raw HTML loads, its theme file and that file's
+``url()``s) are copied into a folder of the deck's own beside the page, ``NAME_files/``, at their
+paths in the deck's folder, and the page names them there: no copy can land on another deck's
+page, a shared asset, or another deck's picture of the same name. Each is checked again by the
+rule of :mod:`jaxdeck.read.contained` as it is copied.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import html as html_
-import shutil
+import posixpath
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import jinja2
 import nbformat
+from nbconvert.preprocessors import Preprocessor
 from jaxdeck.html.exporter import DeckExporter
 
 from jaxdeck.html import markdown
-from jaxdeck.html.assets import THEMES, install_assets, is_theme_file, theme_sheets
+from jaxdeck.html.assets import THEMES, copy_if_changed, install_assets, is_theme_file, theme_sheets
 from jaxdeck.atomic import write_text
+from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.html.layout import PREPROCESSORS, REMOTE_IMAGES, slide_images
+from jaxdeck.html.loads import at_copies, beside, loads
+from jaxdeck.html.menu import MenuTitles
 from jaxdeck.options import DeckOptions
+from jaxdeck.read.contained import (MISSING, Named, Refused, check, check_stylesheet, file_part, named, names_a_file,
+                                    refusal)
 from jaxdeck.records import BuildRecord, cell_info
 
 
@@ -41,12 +53,25 @@ def reveal_config(options: dict) -> dict:
 _exporter_lock = threading.Lock()
 
 
-def remote_images(rendered: str, images: dict | None) -> str:
-    """Rendered HTML with each remote image's ``src`` pointing at its copy beside the page."""
-    for url, local in (images or {}).items():
-        for written in dict.fromkeys((url, html_.escape(url))):
-            rendered = rendered.replace(f'src="{written}"', f'src="{html_.escape(local)}"')
-    return rendered
+@jinja2.pass_context
+def remote_images(context, rendered: str, images: dict | None) -> str:
+    """A markdown cell's rendered HTML with each file it loads at its copy beside the page: a remote
+    image's (``images``: URL -> path), and the deck's own in its folder of files (the resources'
+    ``jaxdeck.files``, when the page has one)."""
+    files = ((context.get("resources") or {}).get("jaxdeck") or {}).get("files")
+    return at_copies(rendered, files, images)
+
+
+class SlideBackgrounds(Preprocessor):
+    """Each slide's background picture at its copy in the deck's folder of files (``resources.jaxdeck.files``)."""
+
+    def preprocess(self, nb, resources):
+        files = (resources.get("jaxdeck") or {}).get("files")
+        for cell in nb.cells if files else ():
+            data = ((cell.metadata.get("jd") or {}).get("section") or {}).get("data") or {}
+            if data.get("background-image"):
+                data["background-image"] = beside(data["background-image"], files)
+        return nb, resources
 
 
 @functools.lru_cache(maxsize=1)
@@ -55,19 +80,21 @@ def exporter() -> DeckExporter:
     made = DeckExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
     made.register_filter("markdown2html", markdown.render)
     made.register_filter("remote_images", remote_images)
-    for preprocessor in PREPROCESSORS:
+    for preprocessor in (*PREPROCESSORS, SlideBackgrounds, MenuTitles):
         made.register_preprocessor(preprocessor, enabled=True)
     return made
 
 
-def deck_resources(options: DeckOptions, title: str, provenance: dict | None = None) -> dict:
-    """What the template reads besides the notebook: title, asset folder, theme, reveal.js options,
+def deck_resources(options: DeckOptions, title: str, provenance: dict | None = None, files: str | None = None) -> dict:
+    """What the template reads besides the notebook: title, asset folder, the deck's folder of files
+    (``files``; none: the deck's files are named as the deck writes them), theme, reveal.js options,
     title slide, the presenting tools."""
     config = options.reveal_config()
     if "chalkboard" in config:  # drawings kept in the tab while it lives: a reload (the preview's) keeps them
         config["chalkboard"]["storage"] = f"jaxdeck-chalkboard:{title}"
-    return {"jaxdeck": {"title": title, "assets": "assets", "theme_css": theme_sheets(options.theme),
-                        "footer": options.footer, "logo": options.logo,
+    return {"jaxdeck": {"title": title, "assets": "assets", "files": files,
+                        "theme_css": theme_sheets(options.theme, files=files), "footer": options.footer,
+                        "logo": beside(options.logo, files) if options.logo else options.logo,
                         "config": config, "byline": options.byline(), "provenance": provenance or {},
                         "tools": options.tools, "chalkboard_in_pdf": options.chalkboard_in_pdf,
                         "incremental": options.incremental}}
@@ -84,32 +111,53 @@ def warm_up_exporter() -> threading.Thread:
     return thread
 
 
-def to_html(nb: nbformat.NotebookNode, title: str | None = None) -> str:
-    """The deck as one HTML page that expects ./assets beside it (titled ``title``, else the header's, else "Slides")."""
+def to_html(nb: nbformat.NotebookNode, title: str | None = None, files: str | None = None) -> str:
+    """The deck as one HTML page that expects ./assets beside it (titled ``title``, else the header's, else "Slides"),
+    and the deck's own files in ``./files`` (``NAME_files``; none: where the deck names them)."""
     options = DeckOptions.of(nb)
     provenance = BuildRecord.of(nb).provenance
-    resources = deck_resources(options, title or options.title_for(None), provenance)
+    resources = deck_resources(options, title or options.title_for(None), provenance, files)
     with _exporter_lock:
         body, _ = exporter().from_notebook_node(nb, resources=resources)
     return body
 
 
-def local_images(nb: nbformat.NotebookNode) -> list[str]:
-    """Relative image paths the deck shows (they are copied beside the HTML): its markdown's
-    images, its slides' background images and the header's logo; and a theme file (``theme: NAME.css``)."""
+def written_files(nb: nbformat.NotebookNode) -> list[str]:
+    """Every local file the deck's page shows, as the deck writes it: its markdown's images, what
+    its raw HTML loads, its slides' background images, the header's logo and theme file."""
     logo, theme = DeckOptions.of(nb).logo, DeckOptions.of(nb).theme
-    found = [logo] if logo and "://" not in logo else []
-    found += [theme] if is_theme_file(theme) else []
+    written = [logo] if logo else []
+    written += [theme] if is_theme_file(theme) else []
     for cell in nb.cells:
         if cell.cell_type != "markdown":
             continue
-        found += [src for src in slide_images(cell) if "://" not in src and not src.startswith(("data:", "/"))]
+        written += slide_images(cell)
         for token in markdown.PARSER.parse(cell.source):
+            if token.type == "html_block":
+                written += [load.url for load in loads(token.content)]
             for child in token.children or []:
-                src = str(child.attrs.get("src", "")) if child.type == "image" else ""
-                if src and "://" not in src and not src.startswith(("data:", "/")):
-                    found.append(src.split("#")[0].split("?")[0])
-    return found
+                if child.type == "image":
+                    written.append(str(child.attrs.get("src", "")))
+                elif child.type == "html_inline":
+                    written += [load.url for load in loads(child.content)]
+    return [src for src in dict.fromkeys(written) if names_a_file(src)]
+
+
+def theme_files(nb: nbformat.NotebookNode, deck: Path) -> list[Named]:
+    """The files the deck's theme file loads (its ``url()``s, ``@import``s), each checked; a
+    DeckError at the theme file's line for one it may not load."""
+    theme = DeckOptions.of(nb).theme
+    if not is_theme_file(theme) or not (deck.parent / theme).is_file():
+        return []
+    return check_stylesheet(deck, check(deck, None, theme))
+
+
+def local_images(nb: nbformat.NotebookNode, deck: Path | None = None) -> list[str]:
+    """The files of the deck's folder its page shows (:func:`written_files`, and given the ``deck``
+    the files its theme file loads), as paths relative to that folder: the files a copy is made of."""
+    found = [posixpath.normpath(file_part(src)) for src in written_files(nb)]  # `my%20pic.png` names `my pic.png`
+    found += [f.relative for f in theme_files(nb, deck)] if deck is not None else []
+    return list(dict.fromkeys(found))
 
 
 def remote_copies(nb: nbformat.NotebookNode) -> dict[str, Path]:
@@ -122,18 +170,25 @@ def remote_copies(nb: nbformat.NotebookNode) -> dict[str, Path]:
 
 
 def copy_images(nb: nbformat.NotebookNode, deck: Path, folder: Path) -> None:
-    """Copy the pictures the deck shows into ``folder``, where its page looks for them: local ones
-    at their relative paths (those that stay inside ``folder``), remote ones' cached copies."""
+    """Copy the files the deck shows into ``folder``, where its page looks for them: remote images'
+    cached copies under images/remote/, the deck's own files into its folder of files
+    (``NAME_files/``) at their paths in the deck's folder. A file the rule of
+    :mod:`jaxdeck.read.contained` refuses (it left the deck's folder since the deck was read) is a
+    DeckError; one that is gone is skipped (the page shows it broken, as `jaxdeck check` says)."""
     for relative, source in remote_copies(nb).items():
         if source.is_file():
-            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, folder / relative)
-    for image in local_images(nb):
-        source = (deck.parent / image).resolve()
-        target = (folder / image).resolve()
-        if source.is_file() and folder.resolve() in target.parents:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+            copy_if_changed(source, folder / relative)
+    own = folder / Outputs(deck).files
+    for src in written_files(nb):
+        try:
+            found = named(deck.parent, src)
+        except Refused as refused:
+            if refused.why == MISSING:
+                continue
+            raise refusal(deck, None, "file", refused) from None
+        copy_if_changed(found.path, own / found.relative)
+    for found in theme_files(nb, deck):
+        copy_if_changed(found.path, own / found.relative)
 
 
 def fit_record(nb: nbformat.NotebookNode, out: str | Path) -> dict | None:
@@ -155,7 +210,7 @@ def fit_record(nb: nbformat.NotebookNode, out: str | Path) -> dict | None:
             "cuts": hashlib.sha256(cuts.read_bytes()).hexdigest() if cuts.is_file() else None}
 
 
-def fitted(nb: nbformat.NotebookNode, out: Path, title: str, browser=None) -> nbformat.NotebookNode:
+def fitted(nb: nbformat.NotebookNode, out: Path, title: str, browser=None, files: str | None = None) -> nbformat.NotebookNode:
     """``nb`` cut where its slides overflow (a deck without slide markers), measured in Chromium.
 
     Without a Chromium the deck is exported as it is, with one warning line on stderr."""
@@ -173,7 +228,7 @@ def fitted(nb: nbformat.NotebookNode, out: Path, title: str, browser=None) -> nb
     scratch = out.with_name(f".{out.stem}.fitting.html")
 
     def render(candidate: nbformat.NotebookNode) -> Path:
-        return write_text(scratch, to_html(candidate, title=title))
+        return write_text(scratch, to_html(candidate, title=title, files=files))
 
     def in_own_browser() -> nbformat.NotebookNode:
         with chromium() as started:
@@ -195,13 +250,13 @@ def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, br
     A deck without slide markers is fitted first (in ``browser``, else a Chromium started
     here), unless ``fit`` is false (``nb`` rendered as it is)."""
     deck, out = Path(deck), Path(out)
-    title = DeckOptions.of(nb).title_for(deck)
+    title, files = DeckOptions.of(nb).title_for(deck), Outputs(deck).files
     install_assets(out.parent)
     copy_images(nb, deck, out.parent)  # before the fit: it measures the slides with their pictures in
     if fit:
         from jaxdeck.html.fit import cuts_of, write_cuts
         from jaxdeck.html.fit_tall import blocks_of
 
-        nb = fitted(nb, out, title, browser)
+        nb = fitted(nb, out, title, browser, files)
         write_cuts(out, cuts_of(nb), blocks_of(nb))  # the live view cuts and fits its slides as this fit did
-    return write_text(out, to_html(nb, title=title))
+    return write_text(out, to_html(nb, title=title, files=files))

@@ -16,6 +16,8 @@
  *   - the static deck's search, zoom, slide menu and chalkboard (tools.ts; M opens the menu, B the
  *     chalkboard, C draws on the slide: keys.ts);
  *   - a heading's slide attributes (`{.smaller}`, backgrounds) on its slide (spellings.ts).
+ *   - the deck's Markdown shown as written, raw HTML included, as the static deck shows it; outputs
+ *     trusted only when the presenter's build signed them (markdown.ts).
  * Everything it reads comes from the notebook the server sends: cell metadata `jaxdeck` (slide
  * structure) and notebook metadata `jaxdeck_live` (title markup). Its CSS is served by the server
  * with the deck's theme (jaxdeck/live/contents.py, themes/jaxdeck/static/live.css).
@@ -30,6 +32,7 @@ import { type Live, StatusLine } from './live';
 import { addKeys, keepFocusOnDeck, listOnHelp } from './keys';
 import { Runner } from './run';
 import { addChalkboard, addTools, type ChalkboardPlace } from './tools';
+import { showDeckMarkdownAsWritten } from './markdown';
 import { isCheck } from './slides';
 import { applySpellings } from './spellings';
 import { ignoreSpeakerViewState } from './speaker';
@@ -41,6 +44,8 @@ async function activate(app: JupyterFrontEnd, tracker: INotebookTracker): Promis
   if (app.name !== 'Rise') {
     return; // the same extension loads in JupyterLab: nothing to do there
   }
+  // before RISE opens the deck (after every plugin has started): its Markdown cells render as written
+  showDeckMarkdownAsWritten(app);
   // only RISE's page shares reveal.js (JupyterLab's has none): asked for here, not when the module loads
   const Reveal = (await import('reveal.js')).default;
   const live: Live = { panel: null, commands: app.commands, reveal: Reveal, busy: false, checks: [], states: [], ran: new Set(), setups: 0 };

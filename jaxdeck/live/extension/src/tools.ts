@@ -72,15 +72,67 @@ export async function addChalkboard(reveal: RevealApi, place: ChalkboardPlace): 
   }
 }
 
+/** `text` as HTML that shows it as written (reveal.js-menu reads a slide's `data-menu-title` as HTML). */
+function asHtml(text: string): string {
+  const holder = document.createElement('span');
+  holder.textContent = text;
+  return holder.innerHTML;
+}
+
+/** What `node` shows as text, on one line (less JupyterLab's ¶ links beside headings). */
+function shownText(node: Element): string {
+  const copy = node.cloneNode(true) as Element;
+  copy.querySelectorAll('.jp-InternalAnchorLink').forEach(link => link.remove());
+  return (copy.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A slide's title in the menu, as the static deck's build makes it (jaxdeck/html/menu.py): the first
+ * heading (#, ##, ###) of the slide's own Markdown, else its first words, else "Slide N"; never an
+ * output's text, never its notes.
+ */
+function slideTitle(slide: Element, number: number): string {
+  const markdown = [...slide.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown')]
+    .filter(rendered => !rendered.closest('aside.notes, .jd-notes-cells'));
+  for (const rendered of markdown) {
+    const heading = rendered.querySelector('h1, h2, h3');
+    if (heading && shownText(heading)) {
+      return shownText(heading);
+    }
+  }
+  for (const rendered of markdown) {
+    const words = shownText(rendered);
+    if (words) {
+      const start = /^.{16}\S*/.exec(words)?.[0];
+      return start && start !== words ? `${start}…` : words;
+    }
+  }
+  return `Slide ${number}`;
+}
+
+/**
+ * Every slide's title for the menu, as text: the menu puts `data-menu-title` into the page as HTML
+ * (and a heading's text too, were it left to find one), so a heading that shows markup as text
+ * (`<img onerror=…>` in inline code) would run. The title goes in escaped, and shows as written.
+ */
+function titleSlides(): void {
+  const slides = [...document.querySelectorAll('.reveal .slides section')].filter(s => !s.querySelector('section'));
+  slides.forEach((slide, index) => slide.setAttribute('data-menu-title', asHtml(slideTitle(slide, index + 1))));
+}
+
 /** Search, zoom and the menu on the live deck (once: a second call finds them registered). */
 export function addTools(reveal: RevealApi): void {
   const config = reveal.getConfig();
   config.menu = {
     path: NO_SHEET, loadIcons: false, themes: false, transitions: false, numbers: true,
-    titleSelector: 'h1, h2, h3', useTextContentForMissingTitles: true,
+    useTextContentForMissingTitles: true,
     openButton: false, openSlideNumber: true,   // no corner button over a slide's last line, as in the static deck
-    ...(config.menu as object | undefined)
+    ...(config.menu as object | undefined),
+    titleSelector: ''   // the titles are the data-menu-title attributes titleSlides() writes
   };
+  if (!reveal.hasPlugin('menu')) {
+    titleSlides();
+  }
   const plugins: RevealPlugin[] = [RevealSearch(), RevealZoom(), RevealMenu()];
   for (const plugin of plugins) {
     if (!reveal.hasPlugin(plugin.id)) {
