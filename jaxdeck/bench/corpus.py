@@ -7,13 +7,15 @@ slideshow (RISE in Chromium, the build's outputs shown, measured as ``jaxdeck re
 measures), the smallest type scale the fit used (:data:`jaxdeck.html.fit_tall.FLOOR` is the
 least allowed), the warnings (images it could not fetch, errors it shows) and the seconds.
 
-The folder is copied under ``BUILD/bench/corpus/`` first, so its files are never written; each
+The folder is copied under ``BUILD/bench/corpus/`` first, so its files are never written, and
+only what is in it: no link is followed out of it or into a folder (:func:`copy_corpus`). Each
 notebook is built with errors allowed (a tutorial may need a network or a dataset this machine
 lacks: its error is then on a slide and among the warnings, as ``--allow-errors`` does).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import time
@@ -47,6 +49,54 @@ def _say(text: str) -> None:
 
 def notebooks(folder: Path) -> list[Path]:
     return sorted(p for pattern in PATTERNS for p in folder.glob(pattern) if p.name.lower() != "readme.md")
+
+
+def left_out(path: Path, inside: Path, out: Path) -> str | None:
+    """Why ``path``, an entry of the corpus folder ``inside`` (its real path), is not copied; None if it is.
+
+    A link is copied as the file it names only when that file is inside the folder: one that leads
+    out of it would copy what the folder does not hold (a link to /usr/share fills the disk), and
+    one to a folder would copy a folder twice, or forever (a link to ``.``). A pipe or a device
+    would block the copy or never end; the build folder ``out`` (where the copy goes, when it lies
+    inside) is not the corpus.
+    """
+    if path.is_symlink():
+        target = Path(os.path.realpath(path))
+        if not target.is_relative_to(inside):
+            return f"a link to {target}, outside the folder"
+        if target.is_dir():
+            return "a link to a folder (what it holds is copied where it is, once)"
+        return None if target.is_file() else "a link to no file"
+    if path.is_dir():
+        return "the build folder" if path.resolve() == out else None
+    return None if path.is_file() else "neither a file nor a folder"
+
+
+def copy_corpus(folder: Path, target: Path, out: Path) -> None:
+    """``folder`` copied to ``target`` (replacing an earlier copy; inside the build folder ``out``),
+    nothing but what it holds (see :func:`left_out`; each entry left out is named in a line)."""
+    inside, out = folder.resolve(), out.resolve()
+    work = target.resolve().parent
+    if inside == work or work in inside.parents:
+        raise DeckError(folder, None, "is inside the benchmark's own folder, which it would replace",
+                        "name a folder of notebooks outside it, or give --out another build folder")
+    shutil.rmtree(target, ignore_errors=True)
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        skipped = set()
+        for name in names:
+            why = left_out(Path(directory) / name, inside, out)
+            if why:
+                _say(f"left out {Path(directory) / name}: {why}")
+                skipped.add(name)
+        return skipped
+
+    try:
+        shutil.copytree(inside, target, ignore=ignore)
+    except shutil.Error as err:  # every file it could not copy: the first names what to do
+        source, _, why = err.args[0][0]
+        raise DeckError(source, None, f"cannot copy it from the corpus ({why})",
+                        "make it readable, or move it out of the folder") from None
 
 
 def build_one(deck: Path, root: Path, browser) -> CorpusRow:
@@ -109,8 +159,7 @@ def bench_corpus(folder: Path, out: Path, *, live: bool = True, browser=None) ->
         raise DeckError(folder, None, "no such folder of notebooks", "name a folder of .md/.ipynb notebooks")
     work = out / "bench" / "corpus"
     decks_dir = work / "decks"
-    shutil.rmtree(decks_dir, ignore_errors=True)
-    shutil.copytree(folder, decks_dir)
+    copy_corpus(folder, decks_dir, out)
     found = notebooks(decks_dir)
     if not found:
         raise DeckError(folder, None, "holds no notebooks (.md, .myst, .ipynb)", "name a folder of notebooks")

@@ -20,7 +20,7 @@ from jaxdeck.records import BuildRecord
 #: the names other stages import from here, each with the module that defines it (imported on first use)
 _HOMES = {
     "Kernel": "kernel", "deck_timeout": "kernel", "runnable": "kernel", "is_listing": "kernel",
-    "import_kernel_libraries": "kernel", "kernel_env": "kernel", "pools_env": "kernel",
+    "import_kernel_libraries": "kernel", "kernel_env": "kernel", "pools_env": "kernel", "own_folders": "kernel",
     "code_cells": "cache", "cell_identity": "cache", "cell_record": "cache", "entry_of": "cache", "graft": "cache",
     "usable_cpus": "measure", "cell_durations": "measure",
 }
@@ -62,7 +62,8 @@ def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None
         if hit is not None:
             return Run(errors_listed(hit, deck))
     pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
-    executed, kernel = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus, on_start=on_start)
+    executed, kernel = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus, on_start=on_start,
+                                 caches=root / "cache")
     try:
         cap_outputs(executed)  # before the cache, the HTML and the live view see them
         env = env if env is not None else pending.result()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import copy
+import json
 import os
 import shutil
 import signal
@@ -49,6 +50,34 @@ LAUNCHER = Path(__file__).with_name("launch.py")
 STACKS_ENV, STACKS_FILE = "JAXDECK_STACKS", "stacks.txt"
 #: seconds a stuck kernel is given to write its stacks before it is interrupted
 STACKS_WAIT_S = 1.0
+
+
+#: IPython keeps no history of what a deck's kernel runs (a world-readable ``history.sqlite`` in the
+#: user's home otherwise): the deck's code is in the deck and its build, nowhere else
+NO_HISTORY = "--HistoryManager.enabled=False"
+
+
+def quiet_ipython(folder: str | Path) -> Path:
+    """An IPython folder inside ``folder`` whose kernels keep no history: the setting is in the profile's
+    kernel config, so it holds for kernels whose command line is not ours too (the live server's)."""
+    from jaxdeck.atomic import write_text
+
+    ipython = Path(folder) / "ipython"
+    write_text(ipython / "profile_default" / "ipython_kernel_config.json",
+               json.dumps({"HistoryManager": {"enabled": False}}))
+    return ipython
+
+
+def own_folders(folder: str | Path, caches: str | Path | None = None) -> dict[str, str]:
+    """Environment that keeps what a kernel's libraries write inside ``folder`` (the kernel's own,
+    private and removed with it) rather than the user's home: IPython's profile, and matplotlib's
+    font cache, in ``caches`` when given (the build's cache: made once, kept between builds).
+
+    Neither library then reads the user's own settings (IPython startup files, a matplotlibrc in
+    the home folder; one beside the deck still counts): a deck runs alike for anyone who builds it.
+    """
+    home = Path(caches).resolve() if caches else Path(folder)  # the kernel runs in the deck's folder
+    return {"IPYTHONDIR": str(quiet_ipython(folder)), "MPLCONFIGDIR": str(home / "matplotlib")}
 
 
 #: the device count every deck is run at, whatever it asks for (``demos.devices`` reads it too)
@@ -93,18 +122,19 @@ def pools_env(cpus=None) -> dict[str, str]:
     return {"NPROC": "2"} if len(cpus) < 2 else {}
 
 
-def this_python_kernels(marker: str = "", cpus=None):
-    """A kernel spec manager giving the ipykernel of jaxdeck's interpreter, with ``marker`` as its MARKER,
-    for a kernel that runs on ``cpus`` (None: this process's)."""
+def this_python_kernels(marker: str = "", cpus=None, caches: str | Path | None = None):
+    """A kernel spec manager giving the ipykernel of jaxdeck's interpreter, with ``marker`` as its MARKER
+    (the kernel's private folder, where its libraries write: :func:`own_folders`, with ``caches``),
+    for a kernel that runs on ``cpus`` (None: this process's). The kernel keeps no history."""
     from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 
     class ThisPythonKernels(KernelSpecManager):
         def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
             return KernelSpec(
-                argv=[sys.executable, str(LAUNCHER), "-f", "{connection_file}"],
+                argv=[sys.executable, str(LAUNCHER), "-f", "{connection_file}", NO_HISTORY],
                 display_name=f"Python {sys.version_info.major}.{sys.version_info.minor} (jaxdeck)",
                 language="python",
-                env={**kernel_env(), **pools_env(cpus), MARKER: marker,
+                env={**kernel_env(), **pools_env(cpus), MARKER: marker, **own_folders(marker, caches),
                      STACKS_ENV: os.path.join(marker, STACKS_FILE)} if marker else {**kernel_env(), **pools_env(cpus)},
             )
 
@@ -176,16 +206,20 @@ class Kernel:
     """A real kernel for one deck, started at once and kept until :meth:`close` (or the ``with`` block ends).
 
     ``cpus``: the CPUs the kernel may run on (its share when decks are built side by side;
-    None: all of this process's).
+    None: all of this process's). ``caches``: the build's cache folder, where the kernel's libraries
+    keep their caches (None: the kernel's private folder, removed with it). The rest of what its start
+    writes stays in that private folder: its connection file, IPython's profile (no history).
 
     ``run(nb, indices)`` executes code cells of ``nb`` in place, in order, stopping at the
     first failure with a DeckError naming its line. nbclient runs on an event loop in a
     thread of the kernel's own; the caller's thread only waits for each run.
     """
 
-    def __init__(self, deck: str | Path, timeout: float = DEFAULT_TIMEOUT_S, cpus: frozenset[int] | None = None):
+    def __init__(self, deck: str | Path, timeout: float = DEFAULT_TIMEOUT_S, cpus: frozenset[int] | None = None,
+                 caches: str | Path | None = None):
         self.deck = Path(deck)
         self.cpus = cpus
+        self.caches = caches
         self.default = float(timeout)
         self.start_s: float | None = None
         self.peak_rss: int | None = None
@@ -240,7 +274,10 @@ class Kernel:
         if self.cpus and hasattr(os, "sched_setaffinity"):
             # this thread is the kernel's own, and the process it starts inherits its CPUs
             os.sched_setaffinity(0, self.cpus)
-        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=this_python_kernels(self._folder, self.cpus or None))
+        km = AsyncKernelManager(kernel_name=KERNEL_NAME,
+                                kernel_spec_manager=this_python_kernels(self._folder, self.cpus or None, self.caches))
+        # its key in the kernel's own folder (0700), not a file in the shared temporary folder
+        km.connection_file = os.path.join(self._folder, "connection.json")
         if sys.platform.startswith("linux"):
             # local sockets, by absolute path (the kernel runs in the deck's folder):
             # nothing listens on the network while a deck runs
@@ -454,11 +491,12 @@ def execute(nb, path: str | Path, *, timeout: float | None = None,
 
 def run_fresh(nb, path: str | Path, *, timeout: float | None = None,
               on_cell: Callable[[int, int], None] | None = None, cpus: frozenset[int] | None = None,
-              on_start: Callable[[Kernel], None] | None = None):
-    """As :func:`execute`, and its kernel left running (the preview's); ``on_start(kernel)`` first."""
+              on_start: Callable[[Kernel], None] | None = None, caches: str | Path | None = None):
+    """As :func:`execute`, and its kernel left running (the preview's); ``on_start(kernel)`` first;
+    ``caches``: the build's cache folder (see :class:`Kernel`)."""
     nb = copy.deepcopy(nb)
     began = time.perf_counter()
-    kernel = Kernel(path, deck_timeout(nb, timeout), cpus=cpus)
+    kernel = Kernel(path, deck_timeout(nb, timeout), cpus=cpus, caches=caches)
     try:
         on_start and on_start(kernel)
         kernel.run(nb, on_cell=on_cell)
