@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -13,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from jaxdeck.errors import DeckError
+from jaxdeck.errors import os_error
 
 
 #: between the writer's pid and mkstemp's random part in a temporary file's name
@@ -24,28 +26,43 @@ _LEFTOVER = re.compile(r"^\..+\.(\d+)" + re.escape(MARK) + r"[^.]+\.tmp$")
 
 
 @contextmanager
-def _replacing(path: Path) -> Iterator[BinaryIO]:
+def _replacing(path: Path, mode: int = 0o644) -> Iterator[BinaryIO]:
     """A temporary file beside ``path`` to write; renamed over ``path`` when the block ends, removed if it fails.
 
     The rename is atomic on POSIX, so readers (and concurrent builds, each with a uniquely
-    named temporary file) see either the old file or the new one, never a mix.
+    named temporary file) see either the old file or the new one, never a mix. The temporary
+    file is created 0600 (mkstemp) and given ``mode`` before the rename.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     # the writer's pid in the name: a later build removes what a killed writer left (see sweep)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{MARK}", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{MARK}", suffix=".tmp", dir=path.parent)
+    except OSError as err:
+        _name(err, path, None)
+        raise
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
+        if mode != 0o600:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(err, OSError):
+            _name(err, path, tmp)
         raise
+
+
+def _name(err: OSError, path: Path, tmp: str | None) -> None:
+    """Make ``err`` name the artefact ``path`` where it named no file or the temporary one (a write
+    cut short by a full disk or a file-size limit names none): the file a user knows."""
+    if err.filename is None or err.filename == tmp or str(err.filename).startswith(str(path.parent / f".{path.name}.")):
+        err.filename, err.filename2 = str(path), None
 
 
 def write_bytes(path: str | Path, data: bytes) -> Path:
@@ -58,6 +75,45 @@ def write_bytes(path: str | Path, data: bytes) -> Path:
 
 def write_text(path: str | Path, text: str) -> Path:
     return write_bytes(path, text.encode("utf-8"))
+
+
+def write_private(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` atomically, readable by this user alone from its first byte (a secret:
+    a token). The file is 0600 from its creation to its rename, never widened, not even for a moment."""
+    path = Path(path)
+    with _replacing(path, mode=0o600) as handle:
+        handle.write(text.encode("utf-8"))
+    return path
+
+
+def create_private(path: str | Path) -> int:
+    """A new empty file at ``path``, readable by this user alone, open for writing; its descriptor.
+
+    For a log that will hold a secret as it is written. A new file, created 0600 beside ``path``
+    and renamed over it: whoever held the old file open (when it was readable) reads nothing of
+    the new one, unlike truncating the old file in place. A link or a device there (``/dev/stderr``)
+    is not replaced but written through, as the user named it, made 0600 when it leads to a file.
+    """
+    path = Path(path)
+    try:
+        kind = os.lstat(path).st_mode
+    except FileNotFoundError:
+        kind = None
+    if kind is not None and not stat.S_ISREG(kind):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOCTTY, 0o600)
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fchmod(fd, 0o600)
+        return fd
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{MARK}", suffix=".tmp", dir=path.parent)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return fd
 
 
 def copy_file(source: str | Path, target: str | Path) -> Path:
@@ -100,26 +156,10 @@ def sweep(folder: str | Path) -> list[Path]:
     return removed
 
 
-#: what each OS error a user can cause means for a build, and what to do about it
-FIXES = {
-    errno.EROFS: "the file system is read-only: build into a writable folder with --out",
-    errno.ENOSPC: "free some space (make clean empties build/), or build elsewhere with --out",
-    errno.EDQUOT: "over your disk quota: free some space, or build elsewhere with --out",
-    errno.EACCES: "check the folder's permissions, or build elsewhere with --out",
-    errno.EPERM: "check the folder's permissions, or build elsewhere with --out",
-    errno.EISDIR: "a folder is where a file goes: remove it, or build elsewhere with --out",
-    errno.ENOTDIR: "a file is where a folder goes: remove it, or build elsewhere with --out",
-    errno.EEXIST: "a file is where a folder goes: remove it, or build elsewhere with --out",
-    errno.ENAMETOOLONG: "use a shorter path",
-}
-
-
 def user_error(err: OSError, where: str | Path | None = None):
-    """``err`` as a one-line DeckError naming its path and what to do, when a user can cause it; else None."""
-    if err.errno not in FIXES:
-        return None
-    path = err.filename2 or err.filename or where  # a rename's target, not its temporary file
-    return DeckError(path, None, f"cannot write: {err.strerror or os.strerror(err.errno)}", FIXES[err.errno])
+    """``err`` as a one-line DeckError naming its path and what to do, when a user can cause it; else None
+    (:func:`jaxdeck.errors.os_error`, which says what each errno means)."""
+    return os_error(err, where)
 
 
 def check_writable(folder: str | Path, inside: tuple[str, ...] = ()) -> None:

@@ -9,6 +9,12 @@ a one-line DeckError says how to get one.
 
 What a page runs comes from the theme's ``scripts/*.js`` (:func:`script`), one function per file,
 so that a test, a check and a print all wait for the same things.
+
+A page answers in bounded time or is said to be stuck, in one line (:class:`PageStuck`, named
+after the deck by :func:`about`): it loads within :data:`PAGE_S` (:func:`new_page`), and every
+step on it (a script of the theme's, a print: :func:`run_script`, :func:`print_pdf`) finishes
+within :data:`STEP_S`, or a :class:`Deadline` kills the browser under it, since Playwright gives
+those calls no timeout and a deck's script that never ends would keep them waiting for ever.
 """
 
 from __future__ import annotations
@@ -20,11 +26,14 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Iterator, Mapping
 
 from jaxdeck.errors import DeckError
 from jaxdeck.html.assets import THEMES
+from jaxdeck.limits import check_file_size
+from jaxdeck.stopping import end_tree, is_driver, marked
 
 #: where the fixed places (/usr/bin, /snap/bin, /Applications) lie; tests point it at a fake tree
 SYSTEM_ROOT = Path("/")
@@ -58,6 +67,19 @@ FLAGS = [
     "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars",
     "--allow-file-access-from-files",
 ]
+
+
+#: in the environment of the Chromium a :func:`chromium` starts, a value of its own (its profile folder)
+BROWSER_MARK = "JAXDECK_BROWSER"
+#: id of a started browser -> its mark
+_MARKS: dict[int, str] = {}
+#: ids of the started browsers a :class:`Deadline` ended
+_ENDED: set[int] = set()
+#: seconds a page may take to load and show its deck (a script that never ends keeps it from doing so)
+PAGE_S = 30
+#: seconds one of the theme's scripts may run on a page, or a print take (a long deck's fit or print
+#: takes seconds; this is for a page that stopped answering)
+STEP_S = 180
 
 
 def how_to_get_one() -> str:
@@ -151,20 +173,124 @@ def given_or_started(browser=None) -> Iterator["object"]:
 
 @contextlib.contextmanager
 def chromium() -> Iterator["object"]:
-    """A started headless browser (Playwright ``Browser``), closed on exit."""
+    """A started headless browser (Playwright ``Browser``), closed on exit.
+
+    Its processes carry :data:`BROWSER_MARK` in their environment, so that a :class:`Deadline`
+    can end them (and their driver) when a page never answers; a browser ended so is not closed
+    again. A file-size limit too small for Chromium (``ulimit -f``) is said first, in one line.
+    """
     executable = find_chromium()  # or a DeckError, Playwright's absence included
+    check_file_size("PDFs and fitted slides")
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="jaxdeck-chromium-")
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=executable, headless=True, args=FLAGS)
+            # its crash reports and desktop settings (XDG folders) go to the profile, removed below, not the home
+            own = {name: profile for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR")}
+            browser = p.chromium.launch(executable_path=executable, headless=True, args=FLAGS,
+                                        env={**os.environ, **own, BROWSER_MARK: profile})
+            _MARKS[id(browser)] = profile
             try:
                 yield browser
             finally:
-                browser.close()
+                if alive(browser):
+                    browser.close()
+                _MARKS.pop(id(browser), None)
+                _ENDED.discard(id(browser))
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def alive(browser) -> bool:
+    """Whether ``browser`` still runs: connected, and not ended by a :class:`Deadline` (whose kill
+    Playwright may not have noticed yet: a call on it then waits for ever)."""
+    return browser.is_connected() and id(browser) not in _ENDED
+
+
+class PageStuck(DeckError):
+    """A page that never became ready, or a step on it that never ended (a script of the deck's that loops).
+
+    ``what`` is the step (``loading the page``, ``running fit.js``, ``printing the PDF``)."""
+
+    def __init__(self, what: str, seconds: float, deck: str | Path | None = None):
+        self.what, self.seconds = what, seconds
+        super().__init__(deck, None, f"{what} took over {seconds:g} s in Chromium",
+                         "a script in the deck (a raw <script>, an output's JavaScript) that never ends keeps the "
+                         "page busy: fix or remove it, then build again")
+
+
+class Deadline:
+    """Inside, a step on a page of ``browser`` (``what``) that outlasts ``seconds`` ends the browser.
+
+    Playwright gives some calls no timeout (a script evaluated, a print, a new page), and a page
+    whose own script never ends never answers them. When the time is up, Chromium and its driver
+    are killed: the call fails at once, and the block raises :class:`PageStuck`. The browser is
+    gone then; whoever holds it starts another for what comes next.
+    """
+
+    def __init__(self, browser, what: str, seconds: float = STEP_S):
+        self.browser, self.what, self.seconds = browser, what, seconds
+        self.fired = threading.Event()
+        self._timer: threading.Timer | None = None
+
+    def __enter__(self) -> "Deadline":
+        self._timer = threading.Timer(self.seconds, self._end)
+        self._timer.daemon = True
+        self._timer.start()
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        self._timer.cancel()
+        if self.fired.is_set() and (kind is None or issubclass(kind, Exception)):
+            raise PageStuck(self.what, self.seconds) from None
+
+    def _end(self) -> None:
+        self.fired.set()
+        end_browser(self.browser)
+
+
+def end_browser(browser) -> None:
+    """Kill a :func:`chromium`'s processes and its Playwright driver: every call waiting on it fails,
+    and the browser is not closed again (:func:`alive` is false for it)."""
+    mark = _MARKS.get(id(browser))
+    if mark is None:
+        return
+    _ENDED.add(id(browser))
+    found = marked(mark, BROWSER_MARK)
+    drivers = []
+    for process in found:
+        with contextlib.suppress(Exception):
+            parent = process.parent()
+            if parent is not None and is_driver(parent) and parent not in drivers:
+                drivers.append(parent)
+    end_tree(known=found + drivers, grace=None, wait=1.0)
+
+
+def page_failed(err: Exception, what: str, seconds: float = PAGE_S) -> Exception:
+    """A Playwright error on a page as what it means to a user: a timeout is :class:`PageStuck`,
+    a browser that closed under the call a DeckError saying so; anything else (a bug in a script of
+    the theme's) is returned as it is."""
+    from playwright.sync_api import Error, TimeoutError
+
+    if isinstance(err, TimeoutError):
+        return PageStuck(what, seconds)
+    if isinstance(err, Error) and ("closed" in str(err).lower() or "crash" in str(err).lower()):
+        return DeckError(None, None, f"Chromium closed while {what}",
+                         "it may have run out of memory (`dmesg` says) or been killed; build again")
+    return err
+
+
+@contextlib.contextmanager
+def about(deck: str | Path | None):
+    """Inside, a page's failure (:class:`PageStuck`, a Chromium that closed) is said naming ``deck``,
+    the file the user knows, rather than the page Chromium was shown (None: as it is)."""
+    try:
+        yield
+    except DeckError as err:
+        if err.path is not None or deck is None:
+            raise
+        raise DeckError(deck, None, err.message, err.hint) from None
 
 
 def script(name: str) -> str:
@@ -172,9 +298,67 @@ def script(name: str) -> str:
     return (SCRIPTS / name).read_text(encoding="utf-8")
 
 
+def run_script(page, name: str, arg=None, seconds: float = STEP_S):
+    """Evaluate the theme's script ``name`` on ``page`` (with ``arg``) within ``seconds`` (:class:`Deadline`)."""
+    with Deadline(page.context.browser, f"running {name}", seconds):
+        try:
+            return page.evaluate(script(name), arg)
+        except Exception as err:
+            raise page_failed(err, f"running {name}", seconds) from None
+
+
+def print_pdf(page, seconds: float = STEP_S, **options) -> bytes:
+    """``page.pdf(**options)`` within ``seconds`` (:class:`Deadline`): a page kept busy never prints."""
+    with Deadline(page.context.browser, "printing the PDF", seconds):
+        try:
+            return page.pdf(**options)
+        except Exception as err:
+            raise page_failed(err, "printing the PDF", seconds) from None
+
+
+def add_style(page, css: str, seconds: float = STEP_S) -> None:
+    """``page.add_style_tag(content=css)`` within ``seconds`` (:class:`Deadline`)."""
+    with Deadline(page.context.browser, "styling the page", seconds):
+        try:
+            page.add_style_tag(content=css)
+        except Exception as err:
+            raise page_failed(err, "styling the page", seconds) from None
+
+
 def fonts_ready(page) -> None:
     """Wait until the page's web fonts are loaded: a measurement or a print before that sees fallback metrics."""
-    page.evaluate(script("fonts-ready.js"))
+    run_script(page, "fonts-ready.js")
+
+
+@contextlib.contextmanager
+def new_page(browser, url: str, ready: str, width: int, height: int, ready_s: float = 15,
+             before=None) -> Iterator[object]:
+    """A page of ``browser`` at ``width`` x ``height`` showing ``url`` once it has loaded and the theme's
+    script ``ready`` says so, closed on exit; a page that never gets there is :class:`PageStuck`
+    (within :data:`PAGE_S` to load, ``ready_s`` more to be ready). ``before(page)`` runs before it loads."""
+    with Deadline(browser, "opening a page", PAGE_S):
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+        except Exception as err:
+            raise page_failed(err, "opening a page") from None
+    try:
+        if before is not None:
+            before(page)
+        # Playwright's own timeouts come first; the deadline is for a page that stops answering at all
+        with Deadline(browser, "loading the page", PAGE_S + ready_s + 10):
+            try:
+                page.goto(url, wait_until="load", timeout=PAGE_S * 1000)
+            except Exception as err:
+                raise page_failed(err, "loading the page", PAGE_S) from None
+            try:
+                page.wait_for_function(script(ready), timeout=ready_s * 1000)
+            except Exception as err:
+                raise page_failed(err, "laying out the slides", ready_s) from None
+        yield page
+    finally:
+        if alive(browser):
+            with contextlib.suppress(Exception), Deadline(browser, "closing a page", 10):
+                page.close()
 
 
 @contextlib.contextmanager
@@ -184,13 +368,12 @@ def open_deck(browser, html: str | Path, query: str = "", width: int = 1280, hei
     ``requests`` collects every URL the page asked for that is not a local file,
     so callers can assert that the deck works offline.
     """
-    page = browser.new_page(viewport={"width": width, "height": height})
     requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url) if not r.url.startswith(("file:", "data:", "blob:", "about:")) else None)
+
+    def watch(page) -> None:
+        page.on("request", lambda r: requests.append(r.url)
+                if not r.url.startswith(("file:", "data:", "blob:", "about:")) else None)
+
     url = Path(html).resolve().as_uri() + query
-    try:
-        page.goto(url, wait_until="load")
-        page.wait_for_function(script("reveal-ready.js"), timeout=15000)
+    with new_page(browser, url, "reveal-ready.js", width, height, before=watch) as page:
         yield page, requests
-    finally:
-        page.close()

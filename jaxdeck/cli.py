@@ -19,8 +19,9 @@ import argparse  # noqa: E402
 import importlib  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from jaxdeck.errors import DeckError  # noqa: E402
-from jaxdeck.stopping import Stopped, stop_on_signals  # noqa: E402
+from jaxdeck.errors import DeckError, os_error  # noqa: E402
+from jaxdeck.limits import check_open_files  # noqa: E402
+from jaxdeck.stopping import STOP_S, Stopped, leave, say, stop_on_signals  # noqa: E402
 
 #: command -> (module with add_arguments/run, one-line help)
 COMMANDS = {
@@ -36,6 +37,9 @@ COMMANDS = {
 
 #: commands that handle their stop signals themselves (a server that must shut down in order)
 OWN_SIGNALS = {"present"}
+#: commands that, once stopped, shut a server down in order (its threads joined, which takes seconds):
+#: the others are gone within jaxdeck.stopping.STOP_S of the signal, whatever they wait on
+ORDERLY = {"preview"}
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -62,9 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     name = next((a for a in argv if not a.startswith("-")), "")
     args = parser(name if name in COMMANDS else "").parse_args(argv)
     try:
+        check_open_files()  # a kernel or Chromium would die of it later, saying less
         if args.command in OWN_SIGNALS:
             return int(args.run(args) or 0)
-        with stop_on_signals() as received:
+        with stop_on_signals(None if args.command in ORDERLY else STOP_S) as received:
             try:
                 return int(args.run(args) or 0)
             except Exception:
@@ -79,17 +84,18 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(err, "errors", None):
             print(f"error: {err}", file=sys.stderr)
         return 1
-    except OSError as err:  # a full disk, a read-only folder: the user's to fix, in one line
-        from jaxdeck.atomic import user_error
-
-        said = user_error(err, getattr(args, "out", None))
+    except Stopped as stop:
+        if args.command in OWN_SIGNALS | ORDERLY:  # a server that has shut itself down in order
+            say(stop)
+            return stop.exit_code
+        leave(stop)  # at once: a thread still in Playwright would hold up (or crash) the interpreter's shutdown
+        return stop.exit_code
+    except Exception as err:  # a full disk, a limit of the shell, a read-only folder: the user's to fix, in one line
+        said = os_error(err, getattr(args, "out", None))
         if said is None:
             raise
         print(f"error: {said}", file=sys.stderr)
         return 1
-    except Stopped as stop:
-        print("interrupted" if stop.name == "SIGINT" else f"stopped by {stop.name}", file=sys.stderr)
-        return stop.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 
 class DeckError(Exception):
@@ -65,3 +69,88 @@ def display_path(path: str | Path) -> str:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(p)
+
+
+# ------------------------------------------------------------------ OS errors a user can cause
+
+
+def _too_large() -> str:
+    from jaxdeck.limits import said
+
+    limit = said("fsize")
+    if limit:
+        return (f"the file would be larger than this shell allows (`ulimit -f`: {limit}): "
+                "raise it (`ulimit -f unlimited`)")
+    return "the file would be larger than the file system allows: build elsewhere with --out"
+
+
+def _too_many() -> str:
+    from jaxdeck.limits import soft_limit
+
+    limit = soft_limit("nofile")
+    if limit is None:
+        return "more files open at once than the system allows: close some programs, and build again"
+    return (f"more files open at once than this shell allows (`ulimit -n`: {limit}): "
+            f"raise it (`ulimit -n {max(4096, 2 * limit)}`)")
+
+
+@dataclass(frozen=True)
+class OsFix:
+    """What a command could not do when an OS error stopped it, and what to do about that
+    (``advice`` a callable where it names a limit in force, read when the error is said)."""
+
+    doing: str
+    advice: str | Callable[[], str]
+
+    def said(self) -> str:
+        return self.advice() if callable(self.advice) else self.advice
+
+
+#: each OS error a user can cause (a full disk, a limit of the shell, a folder's permissions) and its fix;
+#: any other errno is a bug of jaxdeck's and keeps its traceback
+OS_ERRORS: dict[int, OsFix] = {
+    errno.EROFS: OsFix("cannot write", "the file system is read-only: build into a writable folder with --out"),
+    errno.ENOSPC: OsFix("cannot write", "free some space (make clean empties build/), or build elsewhere with --out"),
+    errno.EDQUOT: OsFix("cannot write", "over your disk quota: free some space, or build elsewhere with --out"),
+    errno.EFBIG: OsFix("cannot write", _too_large),
+    errno.EACCES: OsFix("cannot write", "check the folder's permissions, or build elsewhere with --out"),
+    errno.EPERM: OsFix("cannot write", "check the folder's permissions, or build elsewhere with --out"),
+    errno.EISDIR: OsFix("cannot write", "a folder is where a file goes: remove it, or build elsewhere with --out"),
+    errno.ENOTDIR: OsFix("cannot write", "a file is where a folder goes: remove it, or build elsewhere with --out"),
+    errno.EEXIST: OsFix("cannot write", "a file is where a folder goes: remove it, or build elsewhere with --out"),
+    errno.ENAMETOOLONG: OsFix("cannot write", "use a shorter path"),
+    errno.EMFILE: OsFix("cannot open", _too_many),
+    errno.ENFILE: OsFix("cannot open",
+                        "the system has as many files open as it allows: close some programs, and build again"),
+    errno.EIO: OsFix("cannot read or write",
+                     "the disk reported an input/output error: check it (`dmesg`), or build elsewhere with --out"),
+    errno.ELOOP: OsFix("cannot open", "a symbolic link on the way points in a circle: fix or remove it"),
+    errno.ESTALE: OsFix("cannot read or write", "the network file system lost track of the file: build again"),
+}
+
+
+def os_error(err: BaseException, where: str | Path | None = None) -> DeckError | None:
+    """``err`` as one line naming its file and what to do, when it is an OS error a user can cause
+    (:data:`OS_ERRORS`); else None. An error that came of one (a library's, raised from an
+    OSError, or one with an ``errno`` of its own, as ZeroMQ's) is said as that OS error.
+    ``where`` names the place when the error names no file."""
+    found = _os_cause(err)
+    if found is None:
+        return None
+    number, reason, path = found
+    fix = OS_ERRORS[number]
+    return DeckError(path or where, None, f"{fix.doing}: {reason}", fix.said())
+
+
+def _os_cause(err: BaseException) -> tuple[int, str, str | None] | None:
+    """(errno, the OS's reason, the file) of the first OS error in ``err``'s chain that :data:`OS_ERRORS` knows."""
+    seen: set[int] = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        number = getattr(err, "errno", None)
+        if isinstance(number, int) and number in OS_ERRORS:
+            reason = getattr(err, "strerror", None) or os.strerror(number)
+            path = getattr(err, "filename2", None) or getattr(err, "filename", None)  # a rename's target
+            return number, reason, str(path) if path is not None else None
+        err = err.__cause__ if err.__cause__ is not None or err.__suppress_context__ else err.__context__
+    return None

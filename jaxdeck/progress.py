@@ -21,9 +21,12 @@ class Progress:
         self._progress = None
         self._task = None
         self._rows: dict[str, object] = {}
+        self._stages: dict[str, str] = {}  # each running deck's stage, which a step is said after
         self._lock = threading.Lock()
 
     def __enter__(self) -> "Progress":
+        global _ACTIVE
+        _ACTIVE = self
         if self.live:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
@@ -38,6 +41,9 @@ class Progress:
         return self
 
     def __exit__(self, *exc) -> None:
+        global _ACTIVE
+        if _ACTIVE is self:
+            _ACTIVE = None
         if self._progress is not None:
             self._progress.__exit__(*exc)
 
@@ -46,11 +52,21 @@ class Progress:
         if self._progress is None:
             return
         with self._lock:
+            self._stages[deck] = stage
             row = self._rows.get(deck)
             if row is None:
                 self._rows[deck] = self._progress.add_task(deck, total=None, deck=f"  {deck}", stage=stage)
             else:
                 self._progress.update(row, stage=stage)
+
+    def step(self, deck: str, what: str) -> None:
+        """``deck``'s stage has come to ``what`` (the fit's round): said after the stage's name on its line."""
+        if self._progress is None:
+            return
+        with self._lock:
+            row = self._rows.get(deck)
+            if row is not None:
+                self._progress.update(row, stage=f"{self._stages.get(deck, '')}: {what}")
 
     def cell(self, deck: str, k: int, n: int) -> None:
         self.stage(deck, f"execute cell {k}/{n}")
@@ -64,3 +80,14 @@ class Progress:
             if row is not None:
                 self._progress.remove_task(row)
             self._progress.advance(self._task)
+
+
+#: the build's display while one runs: what a stage deep inside (the fit) reports its steps to
+_ACTIVE: Progress | None = None
+
+
+def step(deck: str, what: str) -> None:
+    """Say on ``deck``'s line of the running build's display that its stage is at ``what``; nothing outside a build."""
+    shown = _ACTIVE
+    if shown is not None:
+        shown.step(deck, what)

@@ -52,26 +52,31 @@ PDFS = ("pdf", "handout")
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
     "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
+                 "read/contained.py", "html/loads.py",
                  "execute/__init__.py", "execute/cache.py", "execute/limits.py", "execute/where.py", "markers.py",
-                 "records.py", "options.py",
+                 "records.py", "options.py", "trust.py", "untrusted.py",
                  "places.py"),
     "html": ("html/__init__.py", "html/export.py", "html/exporter.py", "html/layout.py", "html/assets.py",
              "html/markdown.py", "html/myst/__init__.py", "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py",
              "html/myst/live.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
-             "html/fit_record.py", "html/fit_tall.py", "html/outputs.py", "browser.py", "options.py", "read/structure.py",
-             "read/formats.py", "markers.py",
+             "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py", "html/outputs.py", "browser.py", "options.py",
+             "read/structure.py",
+             "read/formats.py", "markers.py", "html/loads.py", "read/contained.py", "html/menu.py",
              "records.py", "places.py"),
     "pdf": ("pdf/export.py", "browser.py", "read/structure.py", "read/formats.py", "markers.py", "records.py",
+            "html/loads.py", "read/contained.py",
             "options.py", "html/__init__.py", "html/assets.py", "html/fit_record.py", "html/markdown.py",
             "html/myst/syntax.py", "places.py"),
-    "single": ("html/single.py", "places.py"),
+    "single": ("html/single.py", "places.py", "html/loads.py", "read/contained.py"),
     "article": ("article/export.py", "article/sections.py", "html/__init__.py",
                 "html/export.py", "html/exporter.py", "html/layout.py", "html/assets.py", "html/markdown.py",
                 "html/myst/__init__.py",
                 "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py", "html/myst/live.py",
                 "html/outputs.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
-                "html/fit_record.py", "html/fit_tall.py", "browser.py", "options.py", "read/structure.py",
-                "read/formats.py", "markers.py", "records.py", "places.py"),
+                "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py", "browser.py", "options.py",
+                "read/structure.py",
+                "read/formats.py", "markers.py", "records.py", "places.py", "html/loads.py", "read/contained.py",
+                "html/menu.py"),
 }
 #: where each stage's code starts; tests/test_stamps.py follows their imports and fails when a module
 #: they reach is neither in CODE nor in PLUMBING
@@ -84,14 +89,14 @@ ENTRIES = {
 }
 #: modules the stages import that never change an artefact's bytes: errors, files, signals, the
 #: progress line; and the kernel's run, whose outputs are keyed by the execution cache's key instead
-PLUMBING = ("__init__.py", "errors.py", "atomic.py", "decks.py", "progress.py", "stopping.py", "claims.py",
+PLUMBING = ("__init__.py", "errors.py", "atomic.py", "decks.py", "progress.py", "stopping.py", "claims.py", "limits.py",
             "execute/kernel.py", "execute/fingerprint.py", "execute/measure.py")
 TOOLS = {
-    "notebook": ("jupytext", "nbformat", "markdown-it-py"),
-    "html": ("nbconvert", "markdown-it-py", "mdit-py-plugins", "pygments"),
+    "notebook": ("jupytext", "nbformat", "markdown-it-py", "tinycss2", "bleach"),
+    "html": ("nbconvert", "markdown-it-py", "mdit-py-plugins", "pygments", "tinycss2"),
     "pdf": ("playwright", "markdown-it-py", "mdit-py-plugins", "pygments"),
     "single": ("tinycss2", "jinja2"),
-    "article": ("nbconvert", "markdown-it-py", "mdit-py-plugins", "pygments"),
+    "article": ("nbconvert", "markdown-it-py", "mdit-py-plugins", "pygments", "tinycss2"),
 }
 
 #: files under themes/ that only the PDFs read (the rest is the look of every deck)
@@ -283,8 +288,9 @@ class Sources:
         if article is None or not (folder / "assets" / "themes" / "article.js").is_file():
             return False
         images = article["inputs"].get("images") or {}
-        if any(sha is not None and folder.resolve() in (folder / image).resolve().parents
-               and not (folder / image).resolve().is_file() for image, sha in images.items()):
+        own = folder / outputs.files  # the deck's files are copied into its own folder beside the article
+        if any(sha is not None and folder.resolve() in (own / image).resolve().parents
+               and not (own / image).resolve().is_file() for image, sha in images.items()):
             return False  # a picture copied beside the article is gone
         return article["inputs"] == self.article_inputs(notebook["sha256"], deck, images)
 
@@ -295,7 +301,7 @@ class Sources:
             return False
         images = html["inputs"].get("images") or {}
         for image, sha in images.items():
-            copy = (folder / image).resolve()
+            copy = (folder / outputs.files / image).resolve()  # the deck's own folder of files beside the page
             if sha is not None and folder.resolve() in copy.parents and not copy.is_file():
                 return False  # export copies the images that lie below the HTML's folder
         return html["inputs"] == self.html_inputs(notebook["sha256"], deck, images)

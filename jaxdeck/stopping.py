@@ -9,6 +9,12 @@ driver is spared until then, so that the browser's connection closes in order; a
 still running when the unwinding is done is ended last. A second signal during the
 unwinding is only recorded, so it cannot cut it short.
 
+Whatever the unwinding waits on, the command ends within :data:`STOP_S` of the signal: Chromium's
+processes are killed at once (a browser that is starting or printing has nothing to save), the
+others get a short grace, and a call that still waits when the time is up (Playwright's, on a
+browser killed under it, may wait for ever) is cut short: everything left is killed, the stop is
+said and the process exits with the signal's code (:func:`say` says it once, whoever comes first).
+
 The kernel runs in a session of its own (jupyter_client starts it so), so Ctrl-C in the
 terminal does not reach it by itself; nor would a SIGTERM to the build alone.
 
@@ -22,6 +28,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 import threading
 from typing import Iterable, Iterator
 
@@ -29,6 +36,12 @@ from typing import Iterable, Iterator
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 #: seconds the children get to exit on SIGTERM before they are killed
 GRACE_S = 2.0
+#: a stop signal ends the command within this many seconds, whatever it was doing
+STOP_S = 2.0
+#: of that, what the children get to exit on SIGTERM (Chromium gets none: it is killed at once)
+STOP_GRACE_S = 0.5
+#: of that, what is kept for killing what is left and exiting, when the unwinding has not finished
+_LAST_S = 0.3
 
 
 class Stopped(BaseException):
@@ -50,11 +63,23 @@ class Stopped(BaseException):
         """The shell's convention for "ended by this signal": 128 + its number."""
         return 128 + self.signum
 
+    @property
+    def message(self) -> str:
+        return "interrupted" if self.name == "SIGINT" else f"stopped by {self.name}"
+
 
 def is_driver(process) -> bool:
     """Playwright's driver: it closes the browser's connection in order once the browser is gone."""
     try:
         return "run-driver" in process.cmdline()
+    except Exception:
+        return False
+
+
+def in_browser(process) -> bool:
+    """A process Playwright's driver started: Chromium and its helpers, which need no time to exit."""
+    try:
+        return any(is_driver(parent) for parent in process.parents())
     except Exception:
         return False
 
@@ -79,7 +104,7 @@ def _signal_group(group: int | None, signum: int) -> None:
 
 
 def end_tree(root=None, *, known: Iterable = (), itself: bool = True, grace: float | None = GRACE_S,
-             wait: float = GRACE_S, spare=None) -> list:
+             wait: float = GRACE_S, spare=None, at_once=None) -> list:
     """End the process ``root`` (a pid or a psutil process), every descendant of it and the ``known``
     processes still running; returns the processes it signalled.
 
@@ -90,7 +115,8 @@ def end_tree(root=None, *, known: Iterable = (), itself: bool = True, grace: flo
     group is signalled too, which reaches members whose parent is already gone; ``itself=False``
     spares ``root`` and its group (a process ending its own children). Each gets SIGTERM and
     ``grace`` seconds to exit (``grace=None``: no SIGTERM), then SIGKILL and up to ``wait``
-    seconds to go (0: no wait). ``spare(process)`` true keeps one (and not its descendants) alive.
+    seconds to go (0: no wait). ``spare(process)`` true keeps one (and not its descendants) alive;
+    ``at_once(process)`` true kills one with no SIGTERM first.
     """
     try:
         import psutil
@@ -113,11 +139,15 @@ def end_tree(root=None, *, known: Iterable = (), itself: bool = True, grace: flo
         tree = [process for process in tree if not spare(process)]
     alive = tree
     if grace is not None:
+        gentle = [process for process in tree if at_once is None or not at_once(process)]
         for process in tree:
             with contextlib.suppress(psutil.Error):
-                process.terminate()
+                if process in gentle:
+                    process.terminate()
+                else:
+                    process.kill()
         _signal_group(group, signal.SIGTERM)
-        _, alive = psutil.wait_procs(tree, timeout=grace)
+        _, alive = psutil.wait_procs(tree, timeout=grace if gentle else min(grace, wait))
     for process in alive:
         with contextlib.suppress(psutil.Error):
             process.kill()
@@ -132,8 +162,8 @@ def end_tree(root=None, *, known: Iterable = (), itself: bool = True, grace: flo
 MARKER = "JAXDECK_RUN"
 
 
-def marked(value: str) -> list:
-    """This user's running processes whose environment holds ``MARKER=value``."""
+def marked(value: str, variable: str = MARKER) -> list:
+    """This user's running processes whose environment holds ``variable=value`` (:data:`MARKER` unless said)."""
     try:
         import psutil
     except ImportError:
@@ -141,22 +171,66 @@ def marked(value: str) -> list:
     found = []
     for process in psutil.process_iter():
         with contextlib.suppress(psutil.Error, OSError):
-            if process.pid != os.getpid() and process.environ().get(MARKER) == value:
+            if process.pid != os.getpid() and process.environ().get(variable) == value:
                 found.append(process)
     return found
 
 
-def end_children(grace: float = GRACE_S, spare=None) -> int:
-    """SIGTERM every descendant of this process, SIGKILL those still alive after ``grace`` s; how many there were.
+def end_children(grace: float | None = GRACE_S, spare=None, at_once=None) -> int:
+    """SIGTERM every descendant of this process, SIGKILL those still alive after ``grace`` s (None: at once);
+    how many there were.
 
-    ``spare(process)`` true keeps one (and not its descendants) alive (see :func:`end_tree`).
+    ``spare(process)`` true keeps one (and not its descendants) alive, ``at_once(process)`` true
+    kills one without a SIGTERM first (see :func:`end_tree`).
     """
-    return len(end_tree(os.getpid(), itself=False, grace=grace, wait=grace, spare=spare))
+    return len(end_tree(os.getpid(), itself=False, grace=grace, wait=grace or 0.2, spare=spare, at_once=at_once))
+
+
+_said = threading.Lock()
+_stopping = threading.Event()
+
+
+def say(stop: Stopped) -> None:
+    """Print the stop's line (``interrupted``, ``stopped by SIGTERM``) on stderr, once per process."""
+    if _said.acquire(blocking=False):
+        print(stop.message, file=sys.stderr, flush=True)
+
+
+def leave(stop: Stopped) -> None:
+    """End a stopped command now: its line said, whatever is left killed, the process gone with the signal's code.
+
+    Not a return through the interpreter's shutdown: a thread still inside Playwright (a printer
+    whose browser was killed under it) may keep that waiting, or crash it while it tears down.
+    """
+    say(stop)
+    end_children(grace=None)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(stop.exit_code)
+
+
+def stopping() -> bool:
+    """Whether a stop signal came: what waits on a thread may wait briefly then, not for its whole timeout."""
+    return _stopping.is_set()
+
+
+def _exit_by_deadline(signum: int, seconds: float) -> None:
+    """In ``seconds``, unless the process is gone by then: kill every process left, say the stop, exit."""
+
+    def cut_short() -> None:
+        leave(Stopped(signum))
+
+    timer = threading.Timer(seconds, cut_short)
+    timer.daemon = True
+    timer.start()
 
 
 @contextlib.contextmanager
-def stop_on_signals() -> Iterator[list[int]]:
-    """Inside: SIGINT, SIGTERM and SIGHUP end the children and raise :class:`Stopped` (once).
+def stop_on_signals(deadline: float | None = STOP_S) -> Iterator[list[int]]:
+    """Inside: SIGINT, SIGTERM and SIGHUP end the children and raise :class:`Stopped` (once); the
+    process is gone ``deadline`` s after the signal whatever the unwinding waits on (None: it
+    unwinds at its own pace, a server shutting down in order).
 
     Yields the list of signals received. Outside the main thread it does nothing (signal
     handlers belong to the main thread). The previous handlers come back on exit.
@@ -170,7 +244,11 @@ def stop_on_signals() -> Iterator[list[int]]:
         received.append(signum)
         if len(received) > 1:
             return
-        end_children(spare=is_driver)  # the driver ends with its browser connection, as the unwinding closes it
+        _stopping.set()
+        if deadline is not None:
+            _exit_by_deadline(signum, deadline - _LAST_S)
+        # the driver ends with its browser connection, as the unwinding closes it
+        end_children(grace=STOP_GRACE_S, spare=is_driver, at_once=in_browser)
         # raised inside Playwright's event loop, the stop may be caught there and logged by asyncio as a
         # "fatal write error" with its traceback: the user asked to stop, that is no news to print
         logging.getLogger("asyncio").disabled = True
@@ -181,7 +259,7 @@ def stop_on_signals() -> Iterator[list[int]]:
         yield received
     finally:
         if received:
-            end_children()  # whatever the unwinding did not end
+            end_children(grace=STOP_GRACE_S)  # whatever the unwinding did not end
         for signum, handler in previous.items():
             signal.signal(signum, handler)
 

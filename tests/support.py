@@ -174,6 +174,39 @@ def still_running(pids: list[int]) -> list[int]:
     return left
 
 
+#: set to a value of a test's own in a command's environment: every process it starts inherits it,
+#: also one handed to init (a Chromium helper), so :func:`started_by` finds what the command left behind
+RUN_MARK = "JAXDECK_TEST_RUN"
+
+
+def started_by(mark: str, wait: float = 2.0) -> list:
+    """The running processes whose environment holds ``RUN_MARK=mark``; waits up to ``wait`` s for them to go
+    (init reaps what it was handed)."""
+    import psutil
+
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for process in psutil.process_iter():
+            try:
+                if process.environ().get(RUN_MARK) == mark and process.status() != psutil.STATUS_ZOMBIE:
+                    found.append(process)
+            except (psutil.Error, OSError):
+                continue
+        if not found or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.05)
+
+
+def end_started_by(mark: str) -> None:
+    """Kill every process a marked command started (a test's hang guard cleaning up after it)."""
+    import psutil
+
+    for process in started_by(mark, wait=0):
+        with contextlib.suppress(psutil.Error):
+            process.kill()
+
+
 @contextlib.contextmanager
 def live_page(browser, server: dict, deck_name: str):
     """``slides/DECK_NAME`` in the live slideshow of ``server`` (from :func:`presenting`) at

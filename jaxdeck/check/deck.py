@@ -25,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 
-from jaxdeck.browser import fonts_ready, given_or_started, open_deck, script
+from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, open_deck, run_script
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
@@ -164,9 +164,9 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
     failed: list[str] = []
     with open_deck(browser, html, width=width, height=height) as (page, _requests):
         page.on("requestfailed", lambda r: failed.append(r.url))
-        page.add_style_tag(content=SHOW_ALL_CSS.read_text(encoding="utf-8"))
+        add_style(page, SHOW_ALL_CSS.read_text(encoding="utf-8"))
         fonts_ready(page)
-        for number, h, v in page.evaluate(script("check-slides.js")):
+        for number, h, v in run_script(page, "check-slides.js"):
             found = measure_slide(page, (h, v))  # the measure rehearse takes of the live slide, too
             where = dict(path=str(deck), line=lines.get(number))
             said = overflow_said(found)
@@ -174,7 +174,7 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
                 problems.append(Problem(number, "overflow", said, **where))
             for px, count, text, kind in found.wide:
                 problems.append(Problem(number, "code-width", wide_said(px, count, text, kind), **where))
-        for number, src in page.evaluate(script("check-images.js")):
+        for number, src in run_script(page, "check-images.js"):
             problems.append(Problem(number or None, "image", f"image '{src}' failed to load; check its path "
                                     "(relative to the deck)", str(deck), lines.get(number)))
     return problems
@@ -186,7 +186,7 @@ def check_deck(deck: Path, nb: nbformat.NotebookNode, html: Path, browser=None) 
     deck, html = Path(deck), Path(html)
     if not html.is_file():
         raise DeckError(html, None, "no HTML deck to check", "run `make slides` (python -m jaxdeck build) first")
-    with given_or_started(browser) as started:
+    with given_or_started(browser) as started, about(deck):
         problems = browser_problems(deck, nb, html, started)
     problems += notebook_problems(deck, nb)
     order = {kind: i for i, kind in enumerate(KINDS)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jaxdeck.browser import script
+from jaxdeck.browser import run_script
 
 #: overflow smaller than this (sub-pixel rounding, borders) is not worth a report
 TOLERANCE_PX = 2
@@ -56,8 +56,8 @@ class Overflow:
 
 def measure_slide(page, slide: tuple[int, int] | None = None) -> Overflow:
     """The slide ``slide`` ([h, v], shown first) of a static deck, or the live slideshow's slide on show."""
-    found = page.evaluate(script("slide-overflow.js"),
-                          {"slide": list(slide) if slide is not None else None, "tolerance": TOLERANCE_PX})
+    found = run_script(page, "slide-overflow.js",
+                       {"slide": list(slide) if slide is not None else None, "tolerance": TOLERANCE_PX})
     return Overflow(down=int(found["bottom"]), right=int(found["right"]), below=found["below"], beyond=found["beyond"],
                     scrollable=found["scrollable"], wide=found["wide"], width=found["width"], height=found["height"])
 

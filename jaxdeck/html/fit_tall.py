@@ -11,7 +11,8 @@ the floor: its first lines stay, the rest continues on a " (continued)" slide wi
 The order, from what keeps most at the largest type: the cell a little smaller (outputs that
 are long), each text output cut at a line with "… N more lines" (the handout has it all),
 rich outputs scaled; then the code's type smaller down to :data:`FLOOR`; then code and outputs
-side by side; then the outputs cut at the floor; then the split.
+side by side; then the outputs cut at the floor; then the split, into as many parts as the cell
+needs at once (a cell longer than any talk shows was cut first: :mod:`jaxdeck.html.fit_long`).
 
 :data:`FLOOR` is 60 % of the theme's type: code at 22 px on a 720-px slide becomes 13.2 px,
 1.8 % of the slide's height (on a 1920x1080 projector about 20 px, a terminal's usual size),
@@ -85,12 +86,12 @@ class Decision:
 
 def measure_tall(browser, html: str | Path, size: tuple[int, int]) -> list[Decision]:
     """fit-tall.js's decisions for every slide of an HTML deck that runs past its bottom."""
-    from jaxdeck.browser import fonts_ready, open_deck, script
+    from jaxdeck.browser import fonts_ready, open_deck, run_script
 
     width, height = size
     with open_deck(browser, html, width=width, height=height) as (page, _requests):
         fonts_ready(page)
-        found = page.evaluate(script("fit-tall.js"), {"floor": FLOOR, "step": STEP})
+        found = run_script(page, "fit-tall.js", {"floor": FLOOR, "step": STEP})
     return [Decision.from_page(item) for item in found]
 
 
@@ -105,7 +106,20 @@ def split_line(source: str, keep: int) -> int:
     return good[-1] if good else max(1, keep)
 
 
-def _split(nb: nbformat.NotebookNode, index: int, keep: int) -> int | None:
+def _split(nb: nbformat.NotebookNode, index: int, keep: int) -> list[int]:
+    """Split code cell ``index`` into parts of at most ``keep`` lines (fewer where a statement starts
+    near the end of one: :func:`split_line`), all in one round however long the cell: the indices
+    of the parts after the first, each to start a slide."""
+    parts = []
+    while nb.cells[index].source.count("\n") >= keep:
+        index = _split_once(nb, index, keep)
+        if index is None:
+            break
+        parts.append(index)
+    return parts
+
+
+def _split_once(nb: nbformat.NotebookNode, index: int, keep: int) -> int | None:
     """Split code cell ``index`` after ``keep`` lines: the index of the second part, or None.
 
     The first part keeps ``split`` (its number of lines) for the live view, which splits the
@@ -148,9 +162,9 @@ def apply_tall(nb: nbformat.NotebookNode, decisions: list[Decision]) -> int:
             changed += 1
     cuts = []
     for index, keep in sorted(splits, reverse=True):
-        second = _split(nb, index, keep)
-        if second is not None:
-            cuts = [c + 1 for c in cuts] + [second]
+        parts = _split(nb, index, keep)
+        if parts:
+            cuts = [c + len(parts) for c in cuts] + parts
             changed += 1
     if cuts:
         apply_cuts(nb, cuts)

@@ -37,12 +37,13 @@ import nbformat
 from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES
 from jaxdeck.atomic import write_bytes
-from jaxdeck.browser import fonts_ready, given_or_started, script
+from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, new_page, print_pdf, run_script
 from jaxdeck.decks import ARTICLE_PDF, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import BuildRecord
 from jaxdeck.html.fit_record import read_cuts
+from jaxdeck.html.loads import at_copies
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 THEME = THEMES / "jaxdeck"
@@ -77,17 +78,12 @@ def print_view(browser, html: str | Path, width: int = DeckOptions.width, height
     html = Path(html)
     if not html.is_file():
         raise DeckError(html, None, "no HTML deck to print", "run `make slides` (python -m jaxdeck build) first")
-    page = browser.new_page(viewport={"width": width, "height": height})
-    try:
-        page.goto(html.resolve().as_uri() + PRINT_QUERY, wait_until="load")
-        page.wait_for_function(script("print-ready.js"), timeout=20000)
-        page.add_style_tag(content=PRINT_CSS.read_text(encoding="utf-8"))
+    with new_page(browser, html.resolve().as_uri() + PRINT_QUERY, "print-ready.js", width, height, ready_s=20) as page:
+        add_style(page, PRINT_CSS.read_text(encoding="utf-8"))
         fonts_ready(page)
-        page.evaluate(script("fit-pages.js"), [width, height, SCREEN_MARGIN])
-        page.evaluate(script("print-marks.js"))  # the footer and logo on every page, not once
+        run_script(page, "fit-pages.js", [width, height, SCREEN_MARGIN])
+        run_script(page, "print-marks.js")  # the footer and logo on every page, not once
         yield page
-    finally:
-        page.close()
 
 
 def page_count(page) -> int:
@@ -97,14 +93,15 @@ def page_count(page) -> int:
 def page_slides(page) -> list[int]:
     """The deck's slide number on each printed page (``data-jd-slide``; an auto-fit's
     continuation pages repeat their section's), 0 where a page names none."""
-    return page.evaluate(script("page-slides.js"))
+    return run_script(page, "page-slides.js")
 
 
-def render_notes(texts: list[str]) -> str:
+def render_notes(texts: list[str], files: str | None = None) -> str:
     """Speaker notes (Markdown, written by the deck's author) as HTML, rendered as the slides
     render them (:func:`jaxdeck.html.markdown.render`): a table, code or a MyST role in a note
-    looks the same in the speaker view and on paper."""
-    return "\n".join(markdown.render(text) for text in texts if text.strip())
+    looks the same in the speaker view and on paper; its pictures are the copies in the deck's
+    folder of files beside the page (``files``, :attr:`jaxdeck.decks.Outputs.files`), as the slides'."""
+    return at_copies("\n".join(markdown.render(text) for text in texts if text.strip()), files)
 
 
 def title_metadata(nb: nbformat.NotebookNode, source: str, pages: int) -> list[tuple[str, str]]:
@@ -162,18 +159,19 @@ def handout_parts(nb: nbformat.NotebookNode, slides: list[int], source: str) -> 
     pages = len(slides)
     front = macros.front(title, options.subtitle, title_metadata(nb, source, pages), provenance_rows(nb), pages, source)
     first = [number not in slides[:k] for k, number in enumerate(slides)]
+    files = Outputs(Path(source)).files
     return {"front": str(front),
             "labels": [str(macros.slide_head(k, pages, title)) for k in range(1, pages + 1)],
-            "notes": [str(macros.notes(render_notes(notes.get(number, []) if is_first else [])))
+            "notes": [str(macros.notes(render_notes(notes.get(number, []) if is_first else [], files)))
                       for number, is_first in zip(slides, first)]}
 
 
 def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str) -> bytes:
     """The A4 handout, printed from the same laid-out print view as the slides PDF."""
     title = DeckOptions.of(nb).title_for(source)
-    page.evaluate(script("handout.js"), handout_parts(nb, page_slides(page), source))
-    page.add_style_tag(content=HANDOUT_CSS.read_text(encoding="utf-8"))
-    return page.pdf(format="A4", print_background=True, display_header_footer=True, prefer_css_page_size=False,
+    run_script(page, "handout.js", handout_parts(nb, page_slides(page), source))
+    add_style(page, HANDOUT_CSS.read_text(encoding="utf-8"))
+    return print_pdf(page, format="A4", print_background=True, display_header_footer=True, prefer_css_page_size=False,
                     header_template=header_template(f"{title} (handout)"), footer_template="<span></span>",
                     margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
 
@@ -183,17 +181,13 @@ def print_article(browser, article: Path, nb: nbformat.NotebookNode, source: str
     the title and page number in the header, as on the handout."""
     if not Path(article).is_file():
         raise DeckError(article, None, "no article to print", "build it with `jaxdeck build --article`")
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    try:
-        page.goto(Path(article).resolve().as_uri(), wait_until="load")
-        page.wait_for_function(script("article-ready.js"), timeout=20000)
+    with new_page(browser, Path(article).resolve().as_uri(), "article-ready.js", 1280, 720, ready_s=20) as page:
         fonts_ready(page)
-        return page.pdf(format="A4", print_background=True, display_header_footer=True, prefer_css_page_size=False,
-                        header_template=header_template(DeckOptions.of(nb).title_for(source)),
-                        footer_template="<span></span>",
-                        margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
-    finally:
-        page.close()
+        return print_pdf(page, format="A4", print_background=True, display_header_footer=True,
+                         prefer_css_page_size=False,
+                         header_template=header_template(DeckOptions.of(nb).title_for(source)),
+                         footer_template="<span></span>",
+                         margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
 
 
 def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser=None,
@@ -210,7 +204,7 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
     clock = time.perf_counter()
     steps = {}
     printed = {}
-    with given_or_started(browser) as started:
+    with given_or_started(browser) as started, about(outputs.deck):
         if ARTICLE_PDF in parts:
             mark = time.perf_counter()
             printed[ARTICLE_PDF] = print_article(started, outputs.article, nb, str(outputs.deck))
@@ -224,9 +218,9 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
                                     "rebuild it with `make slides`")
                 if "pdf" in parts:
                     mark = time.perf_counter()
-                    printed["pdf"] = page.pdf(width=f"{width}px", height=f"{height}px", print_background=True,
-                                              prefer_css_page_size=False,
-                                              margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
+                    printed["pdf"] = print_pdf(page, width=f"{width}px", height=f"{height}px", print_background=True,
+                                               prefer_css_page_size=False,
+                                               margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
                     steps["slides"] = time.perf_counter() - mark
                 if "handout" in parts:
                     mark = time.perf_counter()

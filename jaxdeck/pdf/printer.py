@@ -2,7 +2,10 @@
 
 Playwright's objects belong to the thread that made them, so the browser lives in
 its own thread for its whole life; the build hands it jobs through a queue. Starting
-it at the beginning of a build hides its launch behind the kernel's work.
+it at the beginning of a build hides its launch behind the kernel's work. A deck whose
+page never answers ends that browser (:class:`jaxdeck.browser.Deadline`): the deck fails,
+and the next deck is printed by a browser started afresh. After a stop signal the build
+waits for the printer only briefly: what it waits on was killed with the browser.
 """
 
 from __future__ import annotations
@@ -13,6 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jaxdeck.decks import Outputs
+from jaxdeck.stopping import stopping
+
+#: seconds a build that is being stopped waits for the printer to close its browser
+STOPPING_S = 0.5
 
 if TYPE_CHECKING:  # the export module (and Playwright) is imported when a printer starts
     from jaxdeck.pdf.export import Printed
@@ -32,17 +39,23 @@ class BackgroundPrinter:
         self._thread.start()
 
     def _run(self) -> None:
-        from jaxdeck.browser import chromium
+        from jaxdeck.browser import alive, chromium
         from jaxdeck.pdf.export import export_pdfs
 
         try:
-            with chromium() as browser:
-                while (job := self._jobs.get()) is not None:
-                    nb, html, outputs, parts, answer = job
-                    try:
-                        answer.put((True, export_pdfs(nb, html, outputs, browser=browser, parts=parts)))
-                    except BaseException as err:  # handed to the caller's thread
-                        answer.put((False, err))
+            while True:
+                with chromium() as browser:
+                    while True:
+                        job = self._jobs.get()
+                        if job is None:
+                            return
+                        nb, html, outputs, parts, answer = job
+                        try:
+                            answer.put((True, export_pdfs(nb, html, outputs, browser=browser, parts=parts)))
+                        except BaseException as err:  # handed to the caller's thread
+                            answer.put((False, err))
+                        if not alive(browser):  # a stuck page ended it: the next deck gets a browser of its own
+                            break
         except BaseException as err:  # no browser: every job gets the reason
             while (job := self._jobs.get()) is not None:
                 job[-1].put((False, err))
@@ -58,7 +71,7 @@ class BackgroundPrinter:
 
     def close(self) -> None:
         self._jobs.put(None)
-        self._thread.join(timeout=60)
+        self._thread.join(timeout=STOPPING_S if stopping() else 60)
 
     def __enter__(self) -> "BackgroundPrinter":
         return self
