@@ -137,6 +137,33 @@ def presenting(repo: Path, deck: str):
         process.wait(30)
 
 
+@contextlib.contextmanager
+def previewing(folder: Path, *options: str, env: dict | None = None):
+    """`python -m jaxdeck preview slides/talk.md --port 0 --out build OPTIONS` run in ``folder`` as a user
+    starts it; yields (process, the match of its first line's URL: group 1 the URL, 2 the port, 3 the
+    token). What it prints after is read all along: a full pipe would stop the preview at its next print."""
+    import threading
+
+    process = subprocess.Popen([sys.executable, "-m", "jaxdeck", "preview", "slides/talk.md", "--port", "0",
+                                "--out", "build", *options], cwd=folder,
+                               env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    rest: list[str] = []
+    drain = threading.Thread(target=lambda: rest.extend(process.stdout), daemon=True)
+    try:
+        line = process.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:(\d+)/talk\.html(?:\?token=([\w-]+))?)", line)
+        assert found, line
+        drain.start()
+        yield process, found
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(30)
+        if drain.is_alive():
+            drain.join(10)
+
+
 def command_line(process) -> str:
     """A process's command line, or "" once it has ended: a child listed a moment ago may be a zombie by now."""
     import psutil

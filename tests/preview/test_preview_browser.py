@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import re
 import signal
-import subprocess
-import sys
-import threading
 import time
 
 import psutil
 import pytest
 
 from jaxdeck.browser import script
-from support import ROOT, kernels_under, still_running
+from support import kernels_under, previewing, still_running
 
 DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\n```\n\n---\n\n## Two\n\nFirst point.\n\n. . .\n\nSecond point.\n\n"
         "```python\nprint('x is', x)\n```\n\nNote: the demo\n\n---\n\n## Three\n\nThe end.\n")
@@ -31,25 +26,9 @@ def preview(tmp_path):
     (tmp_path / "slides").mkdir()
     deck = tmp_path / "slides" / "talk.md"
     deck.write_text(DECK)
-    process = subprocess.Popen([sys.executable, "-m", "jaxdeck", "preview", "slides/talk.md", "--no-browser",
-                                "--port", "0", "--out", "build"], cwd=tmp_path,
-                               env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    # what it prints after the URL is read all along: a full pipe would stop the preview at its next print
-    rest: list[str] = []
-    drain = threading.Thread(target=lambda: rest.extend(process.stdout), daemon=True)
-    try:
-        line = process.stdout.readline()
-        found = re.search(r"(http://127\.0\.0\.1:\d+/talk\.html\?token=[\w-]+)", line)  # the URL with its token
-        assert found, line
-        drain.start()
+    with previewing(tmp_path, "--no-browser") as (process, found):
+        assert found.group(3), found.group(0)  # the URL carries its token
         yield process, found.group(1), deck
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(30)
-        if drain.is_alive():
-            drain.join(10)
 
 
 @pytest.mark.browser

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import signal
 import stat
-import subprocess
 import sys
 import threading
 import time
@@ -26,7 +24,7 @@ import pytest
 from jaxdeck.browser import script
 from jaxdeck.preview.server import PreviewServer
 from jaxdeck.preview.session import Session
-from support import ROOT, kernels_under
+from support import kernels_under, previewing
 
 PICTURE = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>'
 DECK = "# Talk\n\nHello.\n\n---\n\n## Two\n\n![a box](images/box.svg)\n\nNote: quick\n"
@@ -140,24 +138,8 @@ def running(tmp_path):
     given = tmp_path / "browser-was-given.txt"
     browser = tmp_path / "browser.py"
     browser.write_text(f"import sys\nopen({str(given)!r}, 'w').write('\\n'.join(sys.argv[1:]))\n")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), BROWSER=f"{sys.executable} {browser} %s")
-    process = subprocess.Popen([sys.executable, "-m", "jaxdeck", "preview", "slides/talk.md", "--port", "0",
-                                "--out", "build"], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    rest: list[str] = []
-    drain = threading.Thread(target=lambda: rest.extend(process.stdout), daemon=True)
-    try:
-        line = process.stdout.readline()
-        found = re.search(r"(http://127\.0\.0\.1:(\d+)/talk\.html(?:\?token=([\w-]+))?)", line)
-        assert found, line
-        drain.start()
+    with previewing(tmp_path, env={"BROWSER": f"{sys.executable} {browser} %s"}) as (process, found):
         yield process, found, given
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(30)
-        if drain.is_alive():
-            drain.join(10)
 
 
 def state(port: int, token: str) -> dict:
