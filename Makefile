@@ -36,7 +36,7 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf article check present present-stop rehearse preview new test bench clean setup extension help lock wheelhouse FORCE
+.PHONY: all slides pdf article check present present-stop rehearse preview new test test-quick bench clean setup extension help lock wheelhouse FORCE
 
 all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
@@ -136,6 +136,12 @@ bench: setup ## performance benchmarks (not part of make test): build/bench/*.js
 test: setup ## the whole pytest suite: on every core (pytest-xdist), then the live keyboard tests alone
 	$(PY) -m pytest -n auto --dist loadgroup -m "not alone"
 	$(PY) -m pytest -m alone
+
+# the edit loop's tier: every test that starts no kernel, server or browser, then one deck end to end
+QUICK := not (heavy or browser or devices or versions or alone)
+test-quick: setup ## after each change: the tests that need no kernel, browser or server, and example.md end to end (under 2 min)
+	$(PY) -m pytest -q -n auto -m "$(QUICK)"
+	$(PY) -m pytest -q tests/test_decks.py -k example
 
 # compiled once, as part of setup: without it every kernel, CLI and test process compiles what it
 # imports (PYTHONDONTWRITEBYTECODE set, or a read-only .venv, stops Python from keeping it): on a

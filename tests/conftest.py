@@ -58,12 +58,16 @@ def built_notebooks(tmp_path_factory):
 
 
 def pytest_sessionstart(session):
-    """Under pytest-xdist, with the whole suite to run: every deck in slides/ is executed here,
-    in the controller, before any worker starts.
+    """Under pytest-xdist, with the whole suite to run: every deck in slides/ is built here, in the
+    controller, before any worker starts, side by side as ``make`` builds them.
 
-    The tests that read a deck's recorded cell times (its budgets) then read times taken on
-    a machine that nothing else was using, as `make` takes them; the workers' ``built``
-    fixture finds the decks built in that shared folder and builds nothing again.
+    The execution cache ``make`` left in build/cache/exec is copied in first (its entries are
+    signed by this user and keyed on each deck's code and the kernel environment, so a deck
+    edited since, or another JAX, runs again): the decks' recorded cell times (their budgets)
+    are then the ones ``make`` took on a quiet machine, and a deck whose code is unchanged is
+    not executed twice for one `make && make test`. The suite still executes every deck's
+    every check (tests/test_device_counts.py, tests/test_jax_versions.py). The workers'
+    ``built`` fixture finds the decks built in that shared folder and builds nothing again.
     """
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
@@ -71,14 +75,25 @@ def pytest_sessionstart(session):
     whole = [Path(a).resolve() for a in config.args] in ([], [support.ROOT / "tests"])
     if not whole or not support.DECKS:
         return
-    build = support.deck_builder(support.shared_folder(config._tmp_path_factory, "build"), shared=True)
-    for deck in support.DECKS:
-        build(deck)
+    from jaxdeck.build import build
+
+    root = support.shared_folder(config._tmp_path_factory, "build")
+    support.take_make_cache(root)
+    with support.session_environment():
+        build(support.DECKS, root)
 
 
+#: the shared fixtures that build decks, start a browser or run the benchmarks: a test that takes one is heavy
+HEAVY_FIXTURES = {"browser", "built", "built_notebooks", "bench_run"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups to schedule by
 def pytest_collection_modifyitems(items):
     """Marks for every test: ``browser`` on those that take the browser fixture (``-m 'not browser'``
-    skips them), and an ``xdist_group`` that keeps costly shared fixtures to one worker each.
+    skips them); ``heavy`` on those that take a fixture that builds decks, starts a browser or a
+    server (the shared ones above, and any module-scoped one: a server, a built deck, a wheel), so
+    ``make test-quick`` leaves them out with the tests marked heavy by hand; and an ``xdist_group``
+    that keeps costly shared fixtures to one worker each.
 
     Under ``make test`` (pytest-xdist, ``--dist loadgroup``) tests are spread over the cores one
     by one, except that the tests of a module with a module-scoped fixture (a server, a built
@@ -86,11 +101,14 @@ def pytest_collection_modifyitems(items):
     share the benchmark run.
     """
     for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
+        names = set(getattr(item, "fixturenames", ()))
+        if "browser" in names:
             item.add_marker(pytest.mark.browser)
         defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-        scopes = {d.scope for name in getattr(item, "fixturenames", ()) for d in defs.get(name, ())}
-        if "bench_run" in getattr(item, "fixturenames", ()):
+        scopes = {d.scope for name in names for d in defs.get(name, ())}
+        if names & HEAVY_FIXTURES or "module" in scopes:
+            item.add_marker(pytest.mark.heavy)
+        if "bench_run" in names:
             item.add_marker(pytest.mark.xdist_group("bench_run"))
         elif "module" in scopes:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
