@@ -75,8 +75,10 @@ BROWSER_MARK = "JAXDECK_BROWSER"
 _MARKS: dict[int, str] = {}
 #: ids of the started browsers a :class:`Deadline` ended
 _ENDED: set[int] = set()
-#: seconds a page may take to load and show its deck (a script that never ends keeps it from doing so)
+#: seconds a page may take to load and show its deck (a script that never ends keeps it from doing so);
+#: ``JAXDECK_PAGE_TIMEOUT=N`` gives a slow machine more (or a test less)
 PAGE_S = 30
+PAGE_ENV = "JAXDECK_PAGE_TIMEOUT"
 #: seconds one of the theme's scripts may run on a page, or a print take (a long deck's fit or print
 #: takes seconds; this is for a page that stopped answering)
 STEP_S = 180
@@ -267,14 +269,29 @@ def end_browser(browser) -> None:
     end_tree(known=found + drivers, grace=None, wait=1.0)
 
 
-def page_failed(err: Exception, what: str, seconds: float = PAGE_S) -> Exception:
+def page_seconds() -> float:
+    """The seconds a page may take to load: :data:`PAGE_S`, or ``JAXDECK_PAGE_TIMEOUT`` when set."""
+    given = os.environ.get(PAGE_ENV, "").strip()
+    if not given:
+        return PAGE_S
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = 0
+    if not 0 < seconds < 86400:
+        raise DeckError(None, None, f"{PAGE_ENV}={given!r} is not a number of seconds",
+                        f"give a positive number (the default is {PAGE_S}), or unset it")
+    return seconds
+
+
+def page_failed(err: Exception, what: str, seconds: float | None = None) -> Exception:
     """A Playwright error on a page as what it means to a user: a timeout is :class:`PageStuck`,
     a browser that closed under the call a DeckError saying so; anything else (a bug in a script of
     the theme's) is returned as it is."""
     from playwright.sync_api import Error, TimeoutError
 
     if isinstance(err, TimeoutError):
-        return PageStuck(what, seconds)
+        return PageStuck(what, page_seconds() if seconds is None else seconds)
     if isinstance(err, Error) and ("closed" in str(err).lower() or "crash" in str(err).lower()):
         return DeckError(None, None, f"Chromium closed while {what}",
                          "it may have run out of memory (`dmesg` says) or been killed; build again")
@@ -335,8 +352,9 @@ def new_page(browser, url: str, ready: str, width: int, height: int, ready_s: fl
              before=None) -> Iterator[object]:
     """A page of ``browser`` at ``width`` x ``height`` showing ``url`` once it has loaded and the theme's
     script ``ready`` says so, closed on exit; a page that never gets there is :class:`PageStuck`
-    (within :data:`PAGE_S` to load, ``ready_s`` more to be ready). ``before(page)`` runs before it loads."""
-    with Deadline(browser, "opening a page", PAGE_S):
+    (within :func:`page_seconds` to load, ``ready_s`` more to be ready). ``before(page)`` runs before it loads."""
+    load_s = page_seconds()
+    with Deadline(browser, "opening a page", load_s):
         try:
             page = browser.new_page(viewport={"width": width, "height": height})
         except Exception as err:
@@ -345,11 +363,11 @@ def new_page(browser, url: str, ready: str, width: int, height: int, ready_s: fl
         if before is not None:
             before(page)
         # Playwright's own timeouts come first; the deadline is for a page that stops answering at all
-        with Deadline(browser, "loading the page", PAGE_S + ready_s + 10):
+        with Deadline(browser, "loading the page", load_s + ready_s + 10):
             try:
-                page.goto(url, wait_until="load", timeout=PAGE_S * 1000)
+                page.goto(url, wait_until="load", timeout=load_s * 1000)
             except Exception as err:
-                raise page_failed(err, "loading the page", PAGE_S) from None
+                raise page_failed(err, "loading the page", load_s) from None
             try:
                 page.wait_for_function(script(ready), timeout=ready_s * 1000)
             except Exception as err:
