@@ -87,6 +87,7 @@ with _replacing(Path(sys.argv[1])) as handle:
 """
 
 
+@pytest.mark.heavy
 def test_the_next_build_removes_what_a_writer_killed_mid_write_left_and_nothing_in_progress(tmp_path):
     import subprocess
     import sys
@@ -142,6 +143,7 @@ def test_a_read_only_build_folder_is_one_line_before_the_kernel_runs(tmp_path):
     assert not (tmp_path / "kernel-ran").exists()
 
 
+@pytest.mark.heavy
 def test_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path):
     from support import run_cli
 
@@ -155,6 +157,7 @@ def test_a_full_disk_is_one_line_and_leaves_no_partial_file(tmp_path):
     assert left == []  # no half-written artefact, no temporary file
 
 
+@pytest.mark.heavy
 def test_a_file_where_a_build_folder_goes_is_one_line(tmp_path):
     from support import run_cli
 
@@ -168,6 +171,7 @@ def test_a_file_where_a_build_folder_goes_is_one_line(tmp_path):
     assert not (tmp_path / "kernel-ran").exists()
 
 
+@pytest.mark.heavy
 def test_a_folder_where_an_artefact_goes_is_one_line_naming_it(tmp_path):
     from support import run_cli
 
@@ -180,6 +184,7 @@ def test_a_folder_where_an_artefact_goes_is_one_line_naming_it(tmp_path):
     assert not list((tmp_path / "build").rglob("*.tmp"))
 
 
+@pytest.mark.heavy
 def test_a_build_folder_without_write_permission_is_one_line_before_the_kernel_runs(tmp_path):
     """As root, permissions bind only without CAP_DAC_OVERRIDE: the build runs with it dropped."""
     import shutil

@@ -123,6 +123,7 @@ def run_without_browser(tmp_path: Path, *args: str) -> subprocess.CompletedProce
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("verb", [["build", "--pdf"], ["pdf"]], ids=["build --pdf", "pdf"])
 def test_without_a_browser_every_deck_gets_its_html_then_one_line_error(tmp_path, verb):
     (tmp_path / "a.md").write_text("# Code\n\n```python\nprint(6 * 7)\n```\n")
@@ -141,6 +142,7 @@ def test_without_a_browser_every_deck_gets_its_html_then_one_line_error(tmp_path
     assert done.stdout.splitlines() == ["a.md: executed 1 cell, HTML", "b.md: HTML"]
 
 
+@pytest.mark.heavy
 def test_a_deck_left_unfitted_for_want_of_a_chromium_is_fitted_once_one_is_there(tmp_path):
     long_section = "## One long section\n\n" + "\n\n".join(f"Paragraph {n} of a section too long for one slide."
                                                           for n in range(40)) + "\n"

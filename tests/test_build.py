@@ -127,6 +127,7 @@ def test_summary_words():
     assert summary(12, True, ()) == "executed 12 cells, HTML"
 
 
+@pytest.mark.heavy
 def test_second_build_writes_no_file(project):
     before = snapshot(project)
     assert all((project / "build" / p).is_file() for p in records(ARTEFACTS["alpha"] + ARTEFACTS["beta"]))
@@ -137,6 +138,7 @@ def test_second_build_writes_no_file(project):
     assert executions(project) == ["alpha", "beta"]
 
 
+@pytest.mark.heavy
 def test_up_to_date_check_imports_no_heavy_library(project):
     script = ("import json, sys; from pathlib import Path; from jaxdeck.build import build\n"
               "done = build([Path('slides/alpha.md'), Path('slides/beta.md')], Path('build'), pdf=True)\n"
@@ -150,6 +152,7 @@ def test_up_to_date_check_imports_no_heavy_library(project):
     assert imported == []
 
 
+@pytest.mark.heavy
 def test_prose_edit_rebuilds_only_that_deck(project):
     before = snapshot(project)
     deck = project / "slides" / "alpha.md"
@@ -168,6 +171,7 @@ def test_prose_edit_rebuilds_only_that_deck(project):
     assert (project / "build" / "html" / "beta_files" / "images" / "dot.png").read_bytes() == OTHER_DOT
 
 
+@pytest.mark.heavy
 def test_code_edit_executes_that_deck_alone(project):
     before = snapshot(project)
     (project / "slides" / "beta.md").write_text(BETA.replace("2 + 2", "2 + 3"))
@@ -177,6 +181,7 @@ def test_code_edit_executes_that_deck_alone(project):
     assert not {name for name in changed(before, snapshot(project)) if "alpha" in name}
 
 
+@pytest.mark.heavy
 def test_theme_edit_rebuilds_every_html_and_pdf_and_executes_nothing(project):
     before = snapshot(project)
     theme = project / "tool" / "themes" / "jaxdeck" / "static" / "projector.css"
@@ -190,6 +195,7 @@ def test_theme_edit_rebuilds_every_html_and_pdf_and_executes_nothing(project):
     assert (project / "build" / "html" / "assets" / "themes" / "projector.css").read_text() == theme.read_text()
 
 
+@pytest.mark.heavy
 def test_print_style_edit_reprints_the_pdfs_only(project):
     before = snapshot(project)
     styles = project / "tool" / "themes" / "jaxdeck" / "static" / "print.css"
@@ -200,6 +206,7 @@ def test_print_style_edit_reprints_the_pdfs_only(project):
     assert executions(project) == ["alpha", "beta"]
 
 
+@pytest.mark.heavy
 def test_missing_or_hand_edited_artefact_is_rebuilt(project):
     (project / "build" / "pdf" / "alpha-handout.pdf").unlink()
     html = project / "build" / "html" / "beta.html"
@@ -211,6 +218,7 @@ def test_missing_or_hand_edited_artefact_is_rebuilt(project):
     assert executions(project) == ["alpha", "beta"]
 
 
+@pytest.mark.heavy
 def test_force_rebuilds_everything(project):
     before = snapshot(project)
     assert build(project, "--pdf", "--force") == {"alpha": "HTML + PDF", "beta": "HTML + PDF"}
@@ -221,6 +229,7 @@ def test_force_rebuilds_everything(project):
     assert executions(project) == ["alpha", "alpha", "beta", "beta"]
 
 
+@pytest.mark.heavy
 def test_same_kernel_environment_on_a_changed_machine_rebuilds_nothing(project):
     before = snapshot(project)
     launcher = project / "tool" / "jaxdeck" / "execute" / "kernel.py"
@@ -233,6 +242,7 @@ def test_same_kernel_environment_on_a_changed_machine_rebuilds_nothing(project):
     assert executions(project) == ["alpha", "beta"]
 
 
+@pytest.mark.heavy
 def test_frozen_outputs_stay_through_pdf_and_a_plain_build_replaces_them(project, built_project):
     frozen = built_project / "build" / "notebooks"
     assert build(project, "--frozen", str(frozen), "slides/alpha.md") == {"alpha": "HTML"}

@@ -59,6 +59,7 @@ def test_default_jobs_one_per_core_and_one_on_an_accelerator():
     assert default_jobs(50, backend="gpu") == default_jobs(50, backend="tpu") == 1
 
 
+@pytest.mark.heavy
 @pytest.mark.skipif(CPUS < 2, reason="one CPU: no two decks can have shares of their own")
 def test_decks_side_by_side_report_in_order_each_on_its_own_cpus(tmp_path):
     decks = [write(tmp_path, name, sleep) for name, sleep in (("a", 1.5), ("b", 0), ("c", 0))]
@@ -75,6 +76,7 @@ def test_decks_side_by_side_report_in_order_each_on_its_own_cpus(tmp_path):
         assert f"{per} of {CPUS} CPU cores" in html
 
 
+@pytest.mark.heavy
 def test_one_deck_at_a_time_keeps_every_cpu(tmp_path):
     deck = write(tmp_path, "alone")
     done = run_cli("build", "--jobs", "1", str(deck), "--out", str(tmp_path / "build"), cwd=tmp_path)
@@ -84,6 +86,7 @@ def test_one_deck_at_a_time_keeps_every_cpu(tmp_path):
     assert f"alone ran on {CPUS} CPUs" in printed(nb)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_failing_deck_does_not_stop_the_others_and_every_failure_is_listed(tmp_path, jobs):
     decks = [write(tmp_path, "a", 2.0),

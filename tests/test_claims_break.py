@@ -18,6 +18,9 @@ from jaxdeck.errors import DeckError
 from jaxdeck.execute.kernel import execute
 from jaxdeck.read import deck_to_notebook
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 #: case -> (deck, the line as written, the line made false, words of the failing check)
 BREAKS = {
     "donation removed": ("08-one-model-all-the-way.md", "train_jit = jax.jit(train, donate_argnums=0)",

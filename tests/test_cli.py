@@ -46,6 +46,7 @@ def good_build(tmp_path_factory):
     return root
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_bad_input_is_one_clear_line_and_loses_nothing(good_build, tmp_path, case):
     content, line, words = BAD[case]
@@ -85,6 +86,7 @@ def test_missing_deck_argument(tmp_path):
                                                             "file, or make one with `make new DECK=NAME`")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("verb", ["build", "pdf", "check", "rehearse", "present", "preview"])
 def test_a_deck_is_named_as_make_names_it_and_a_typo_gets_the_closest_names(tmp_path, verb):
     (tmp_path / "slides").mkdir()
@@ -98,6 +100,7 @@ def test_a_deck_is_named_as_make_names_it_and_a_typo_gets_the_closest_names(tmp_
                                         "Markdown file"), done.stderr
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("argument", ["talk", "talk.md", "slides/talk", "slides/talk.md"])
 def test_a_bare_name_builds_the_deck_in_slides(tmp_path, argument):
     (tmp_path / "slides").mkdir()
@@ -107,6 +110,7 @@ def test_a_bare_name_builds_the_deck_in_slides(tmp_path, argument):
     assert done.stdout.strip() == "slides/talk.md: HTML" and (tmp_path / "build" / "html" / "talk.html").is_file()
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("verb", ["build", "pdf", "check", "rehearse"])
 def test_two_decks_of_one_name_are_refused_before_anything_is_built(tmp_path, verb):
     """a/talk.md and b/talk.md would both build into talk.html: the second would silently replace the first."""
@@ -142,6 +146,7 @@ DEATHS = {
 }
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("case", sorted(DEATHS))
 def test_a_dying_kernel_stops_the_build_with_one_line(good_build, tmp_path, case):
     code, exit_code = DEATHS[case]
@@ -185,6 +190,7 @@ def test_help_imports_no_heavy_library(tmp_path):
     assert not names & heavy, names & heavy
 
 
+@pytest.mark.heavy
 def test_a_rebuild_never_compiles_the_iri_grammars(good_build, tmp_path):
     project = tmp_path / "project"
     shutil.copytree(good_build, project)

@@ -40,6 +40,7 @@ def source_slide_count(deck: Path) -> int:
     return 1 + breaks
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_plain_jupytext_gives_the_deck_back_byte_for_byte(built, deck, tmp_path):
     outputs, _ = built(deck)
@@ -132,6 +133,7 @@ def test_every_slide_has_notes(built, deck):
     assert not missing, f"{deck}: slides without notes: {missing}"
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_html_presents_offline_with_every_slide(built, browser, deck):
     from jaxdeck.browser import open_deck, script

@@ -25,6 +25,7 @@ def test_every_deck_has_its_gpu_notebook_in_each_kept_folder():
         assert decks <= {p.stem for p in folder.glob("*.ipynb")}, f"{folder.name} lacks {decks - {p.stem for p in folder.glob('*.ipynb')}}"
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("kept", KEPT, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_kept_notebook_builds_its_deck_frozen_with_the_gpu_named(kept, tmp_path):
     record = json.loads(kept.read_text(encoding="utf-8"))["metadata"]["jaxdeck_build"]

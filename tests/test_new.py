@@ -94,6 +94,7 @@ def test_the_next_commands_are_make_in_the_repository(monkeypatch, tmp_path):
     assert build.endswith(" -m jaxdeck build slides/talk.md") and preview.endswith(" -m jaxdeck preview slides/talk.md")
 
 
+@pytest.mark.heavy
 def test_make_new_runs_the_verb_and_needs_a_name():
     # --no-print-directory: run from `make test`, a make inside it would name its folder
     dry = subprocess.run(["make", "--no-print-directory", "-n", "new", "DECK=slides/13-talk.md"], cwd=ROOT,
@@ -105,6 +106,7 @@ def test_make_new_runs_the_verb_and_needs_a_name():
     assert "new" in subprocess.run(["make", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_new_deck_builds_and_checks_clean_with_the_printed_command(tmp_path):
     """The printed build command, run as a fresh shell runs it (no PYTHONPATH, no venv on PATH), then check.

@@ -53,6 +53,7 @@ def half_written(folder: Path) -> list[str]:
     return [str(p.relative_to(folder)) for p in folder.rglob("*.tmp")]
 
 
+@pytest.mark.heavy
 def test_a_file_size_limit_is_one_line_naming_the_file_it_stopped_and_leaves_no_partial_file(tmp_path):
     (tmp_path / "talk.md").write_text(RUNS)
     done, _ = build(tmp_path, "talk.md", limits={resource.RLIMIT_FSIZE: 100 * 1024})
@@ -63,6 +64,7 @@ def test_a_file_size_limit_is_one_line_naming_the_file_it_stopped_and_leaves_no_
     assert half_written(tmp_path / "build") == []
 
 
+@pytest.mark.heavy
 def test_a_file_size_limit_too_small_for_chromium_is_one_line_before_it_starts(tmp_path):
     """Chromium's helpers die of SIGXFSZ under a small limit, and its page then never loads: said first."""
     (tmp_path / "talk.md").write_text(RUNS)
@@ -85,6 +87,7 @@ def test_an_open_file_limit_too_low_is_one_line_before_a_kernel_starts(tmp_path)
     assert started_by(mark) == []
 
 
+@pytest.mark.heavy
 def test_a_folder_the_build_may_not_write_midway_is_one_line_naming_the_artefact(tmp_path):
     """As root, permissions bind only without CAP_DAC_OVERRIDE: the build runs with it dropped. The
     build folder is writable (the check before the kernel passes), the HTML's folder is not."""

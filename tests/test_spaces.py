@@ -24,6 +24,9 @@ import pytest
 from jaxdeck.browser import script
 from support import ROOT, run_cli
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 NAME = "my talk"
 PICTURE = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>'
 DECK = ("# Spaced out\n\nHello from a spaced name.\n\n```python\nprint('sum is', 2 + 3)\n```\n\n---\n\n"

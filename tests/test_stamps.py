@@ -148,6 +148,7 @@ def stage_modules(entries) -> set[str]:
     return seen
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("stage", sorted(stamps.CODE))
 def test_every_module_a_stage_imports_is_in_its_record_or_named_as_plumbing(stage):
     imported = stage_modules(stamps.ENTRIES[stage])

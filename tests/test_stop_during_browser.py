@@ -19,6 +19,9 @@ import pytest
 
 from support import ROOT, RUN_MARK, command_line, end_started_by, run_cli, started_by
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 #: what the design promises (jaxdeck.stopping.STOP_S), and slack for a loaded 2-core machine
 STOP_S, SLACK_S = 2.0, 1.0
 

@@ -15,6 +15,9 @@ import pytest
 
 from support import ROOT, command_line, is_kernel, run_cli, still_running
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 FIRST = "# Talk\n\n```python\n6 * 7\n```\n\nNote: the answer\n"
 #: the second cell says it started (through a file the test names), then runs far past the test
 SLOW = FIRST + ("\n---\n\n## Slow\n\n```python timeout=120\nimport os, time\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import nbformat
+import pytest
 
 from jaxdeck import trust
 from support import run_cli
@@ -10,6 +11,7 @@ from support import run_cli
 DECK = "# Talk\n\n```python\nfrom IPython.display import HTML\nHTML('<b>bold</b>')\n```\n\nNote: a chart.\n"
 
 
+@pytest.mark.heavy
 def test_a_build_signs_its_notebook_and_an_edit_or_a_frozen_build_is_not_trusted(tmp_path):
     data = tmp_path / "jupyter-data"
     env = {"JUPYTER_DATA_DIR": str(data)}

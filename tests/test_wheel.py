@@ -84,6 +84,7 @@ def installed(tmp_path_factory) -> Path:
     return python
 
 
+@pytest.mark.heavy
 def test_the_wheel_carries_the_theme_and_the_front_end(installed):
     wheel, = (installed.parents[2] / "dist").glob("jaxdeck-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
@@ -110,6 +111,7 @@ def test_the_wheel_carries_the_theme_and_the_front_end(installed):
     assert not [n for n in names if n.startswith(("themes/", "node_modules/", "tests/")) or "__pycache__" in n]
 
 
+@pytest.mark.heavy
 def test_no_wheel_is_built_without_the_live_extension(tmp_path):
     """A checkout where `make` never built it: the build says so instead of shipping a wheel whose
     `present` refuses to start."""
@@ -124,6 +126,7 @@ def test_no_wheel_is_built_without_the_live_extension(tmp_path):
     assert not list((tmp_path / "dist").glob("*.whl"))
 
 
+@pytest.mark.heavy
 def test_the_installed_jaxdeck_builds_a_deck_in_any_folder(installed, tmp_path):
     folder = tmp_path / "talk"
     folder.mkdir()
@@ -154,6 +157,7 @@ def test_the_installed_jaxdeck_starts_a_deck_from_its_own_template(installed, tm
     assert text.startswith("---\njupyter:\n  jaxdeck:\n    author: Ada\n") and "demos.timing.compare(" in text
 
 
+@pytest.mark.heavy
 def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, tmp_path):
     from jaxdeck.browser import find_chromium
     from jaxdeck.errors import DeckError
@@ -173,6 +177,7 @@ def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, t
 OTHER_MINORS = ("numpy>=2.3,<2.4", "jupyterlab>=4.5,<4.6")
 
 
+@pytest.mark.heavy
 def test_pip_installs_the_wheel_into_an_environment_with_other_minor_versions(installed, tmp_path):
     """The package's ranges, not the lock's pins, are what an installer sees: an environment that
     already has NumPy 2.3 and JupyterLab 4.5 takes the wheel as it is, and it builds a deck there.

@@ -71,6 +71,7 @@ def test_a_have_file_line_that_is_not_name_version_is_named(tmp_path):
         wheelhouse.read_have(have)
 
 
+@pytest.mark.heavy
 def test_what_the_box_has_is_left_out_where_it_fits_and_the_box_jax_never_goes_in(tmp_path):
     pygments, pyyaml = metadata.version("pygments"), metadata.version("pyyaml")
     download, box, on_box = wheelhouse.plan(HERE, ("live",), {"pygments": pygments, "pyyaml": "5.1"}, tmp_path)
@@ -116,6 +117,7 @@ def offline(command: list) -> list:
     return command
 
 
+@pytest.mark.heavy
 def test_the_folder_holds_jaxdeck_and_its_packages_but_not_jax(built):
     names = {canonicalize_name(p.name.split("-")[0]) for p in built.glob("*.whl")}
     assert {"jaxdeck", "jupytext", "nbclient", "nbconvert", "ipykernel", "matplotlib"} <= names
@@ -124,6 +126,7 @@ def test_the_folder_holds_jaxdeck_and_its_packages_but_not_jax(built):
     assert "--no-index --find-links wheelhouse 'jaxdeck'" in (built / "INSTALL.txt").read_text(encoding="utf-8")
 
 
+@pytest.mark.heavy
 def test_a_venv_with_only_jax_installs_from_it_offline_and_builds_a_deck(built, tmp_path):
     python = jax_only_venv(tmp_path / "venv")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}

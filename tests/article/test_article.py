@@ -107,6 +107,7 @@ def article_root(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("articles")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=[deck_id(d) for d in DECKS])
 def test_every_deck_has_an_article_with_its_titles_notes_and_no_checks(deck, built, browser, article_root):
     outputs, nb = built(deck)
@@ -117,6 +118,7 @@ def test_every_deck_has_an_article_with_its_titles_notes_and_no_checks(deck, bui
     assert len(found["sections"]) > 1
 
 
+@pytest.mark.heavy
 def test_a_tutorial_without_slide_markers_has_its_sections_as_headings(built_notebooks, browser, tmp_path):
     outputs, nb = built_notebooks(TUTORIAL)
     article = article_of(TUTORIAL, outputs.notebook, tmp_path).article
@@ -125,6 +127,7 @@ def test_a_tutorial_without_slide_markers_has_its_sections_as_headings(built_not
     assert len(found["contents"]) >= 3, "the tutorial's sections are its contents"
 
 
+@pytest.mark.heavy
 def test_article_reads_offline_and_typesets_its_math(built, browser, tmp_path):
     outputs, nb = built(EXAMPLE)
     article = article_of(EXAMPLE, outputs.notebook, tmp_path).article
@@ -152,6 +155,7 @@ def cli_root(built, tmp_path_factory):
     return tmp_path_factory.mktemp("cli"), outputs.notebook
 
 
+@pytest.mark.heavy
 def test_cli_writes_the_article_and_keeps_it_while_up_to_date(cli_root):
     root, frozen = cli_root
     args = ("build", str(EXAMPLE), "--article", "--frozen", str(frozen), "--out", str(root))
@@ -174,6 +178,7 @@ def test_cli_writes_the_article_and_keeps_it_while_up_to_date(cli_root):
     assert picture.is_file(), "a picture gone from beside the article is copied again"
 
 
+@pytest.mark.heavy
 def test_cli_pdf_prints_the_article(cli_root):
     root, frozen = cli_root
     done = run_cli("build", str(EXAMPLE), "--article", "--pdf", "--frozen", str(frozen), "--out", str(root))

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from jaxdeck.bench.deck_stages import stage_record
 from jaxdeck.build import Built, StageSeconds
 
 
+@pytest.mark.heavy
 def test_cold_build_floor_and_rebuilds(bench_run):
     report, _, _ = bench_run
     (d,) = report["decks"]

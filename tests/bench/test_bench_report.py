@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from jaxdeck.bench.report import as_text
 
 WIDE = 400  # no cell wraps, so that a row reads as one line
@@ -85,6 +86,7 @@ def test_a_report_without_decks_shows_the_loops_failures():
     assert "demos.calibration: not found" in flat and "cold build per stage" not in flat
 
 
+@pytest.mark.heavy
 def test_a_real_run_is_printed(bench_run):
     report, _, _ = bench_run
     flat = " ".join(as_text(report).split())

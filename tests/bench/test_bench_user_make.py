@@ -5,7 +5,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from jaxdeck.bench.user_make import bench_make
+
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 

@@ -45,6 +45,7 @@ def everything(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
 
 
+@pytest.mark.heavy
 def test_a_corpus_with_links_out_and_to_itself_finishes_and_copies_only_what_it_holds(corpus, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     build = tmp_path / "build"
@@ -62,6 +63,7 @@ def test_a_corpus_with_links_out_and_to_itself_finishes_and_copies_only_what_it_
     assert "| one.md | yes |" in done.stdout
 
 
+@pytest.mark.heavy
 def test_a_pipe_in_the_corpus_is_left_out_not_waited_on(tmp_path, browser):
     from jaxdeck.bench.corpus import bench_corpus
 
@@ -84,6 +86,7 @@ def test_a_corpus_inside_the_benchmarks_folder_is_refused_and_kept(tmp_path, bro
     assert (folder / "one.md").read_text(encoding="utf-8") == NOTEBOOK
 
 
+@pytest.mark.heavy
 def test_a_corpus_holding_the_build_folder_is_copied_without_it(tmp_path, browser):
     from jaxdeck.bench.corpus import bench_corpus
 

@@ -9,6 +9,9 @@ import pytest
 from jaxdeck.bench.edit_loop import bench_edit_loop
 from jaxdeck.bench.report import as_text
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "cache_basic.md"
 
 

@@ -30,6 +30,7 @@ def fixture_build(tmp_path_factory):
     return get
 
 
+@pytest.mark.heavy
 def test_overflowing_slide_is_caught_with_its_number(fixture_build, browser):
     deck, outputs, nb = fixture_build("overflow.md")
     problems = check_deck(deck, nb, outputs.html, browser=browser)
@@ -43,6 +44,7 @@ def test_overflowing_slide_is_caught_with_its_number(fixture_build, browser):
     assert not [p for p in problems if p.kind != "overflow"], problems  # fine slides and notes everywhere
 
 
+@pytest.mark.heavy
 def test_every_kind_of_problem_is_reported(fixture_build, browser):
     deck, outputs, nb = fixture_build("check_problems.md")
     problems = check_deck(deck, nb, outputs.html, browser=browser)
@@ -60,6 +62,7 @@ def test_every_kind_of_problem_is_reported(fixture_build, browser):
         assert isinstance(problem, Problem) and str(problem).startswith("tests/fixtures/check_problems.md:")
 
 
+@pytest.mark.heavy
 def test_cli_check_exits_non_zero_on_problems(fixture_build, tmp_path):
     deck, outputs, nb = fixture_build("overflow.md")
     result = run_cli("check", str(deck.relative_to(ROOT)), "--out", str(outputs.root))
@@ -68,6 +71,7 @@ def test_cli_check_exits_non_zero_on_problems(fixture_build, tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_deck_passes_check(deck, built, browser):
     outputs, nb = built(deck)

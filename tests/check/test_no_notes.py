@@ -29,6 +29,7 @@ def test_without_the_class_the_closing_slide_is_asked_for_notes(write_deck):
     assert [(p.slide, p.kind, p.message) for p in problems] == [(2, "notes", ASKED)]
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_readme_header_and_a_no_notes_closing_slide_build_and_check_clean(tmp_path):
     """slides/README.md's header (a YAML date), a closing slide with `{.no-notes}`: `build` then `check`, as
@@ -46,6 +47,7 @@ def test_the_readme_header_and_a_no_notes_closing_slide_build_and_check_clean(tm
     assert "2026-11-22" in html  # the date as written, in the title slide's byline
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_check_asks_for_the_notes_of_a_closing_slide_without_the_class(tmp_path):
     deck = tmp_path / "talk.md"

@@ -34,6 +34,7 @@ def deck(tmp_path_factory, browser):
     return outputs, nb
 
 
+@pytest.mark.heavy
 def test_only_the_output_and_the_code_too_long_for_their_slides_overflow_each_named(deck, browser):
     outputs, nb = deck
     problems = check_deck(DECK, nb, outputs.html, browser=browser)
@@ -71,6 +72,7 @@ LINE = """() => {
 }"""
 
 
+@pytest.mark.heavy
 def test_a_long_code_line_wraps_at_its_spaces_under_a_continuation_mark_in_the_html_deck(deck, browser):
     from jaxdeck.browser import open_deck
 
@@ -104,6 +106,7 @@ def test_the_pdf_wraps_the_long_code_line_where_the_html_deck_does(deck):
     assert all(step > indent[0] for step in indent[1:]), rows  # the continuation rows hang further in
 
 
+@pytest.mark.heavy
 def test_the_auto_fit_leaves_a_scrollable_section_whole_and_check_passes_it(write_deck, tmp_path, browser):
     """A file without slide markers is cut where a slide runs over; a {.scrollable} section runs over on purpose."""
     items = "\n\n".join(f"Paragraph {n}." for n in range(1, 21))  # blocks the fit may cut between

@@ -100,6 +100,7 @@ def test_import_turns_off_preallocation_unless_the_user_chose(preset, expected):
     assert out["jax_imported"] is False  # `import demos` stays cheap and leaves JAX unstarted
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("jax_first", [False, True])
 def test_simulate_cpu_devices_before_start(jax_first):
     out = run_fresh(f"""
@@ -114,6 +115,7 @@ def test_simulate_cpu_devices_before_start(jax_first):
     assert out["count"] == 8 and out["effective"] is True
 
 
+@pytest.mark.heavy
 def test_simulate_cpu_devices_after_start_says_restart():
     out = run_fresh("""
         import json, warnings
@@ -143,6 +145,7 @@ def test_simulate_cpu_devices_refuses_no_devices():
         devices.simulate_cpu_devices(0)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("asks", [None, 4])
 def test_jaxdeck_devices_overrides_the_decks_count(asks):
     """JAXDECK_DEVICES wins over what a deck asks for, and reaches a deck that asks for nothing."""

@@ -82,6 +82,7 @@ def test_every_module_is_documented():
     assert not missing, f"no section for {missing}"
 
 
+@pytest.mark.heavy
 @pytest.mark.timeout(600)
 def test_the_examples_run_in_order(tmp_path):
     blocks = python_blocks(PAGE.read_text(encoding="utf-8"))

@@ -49,6 +49,7 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+@pytest.mark.heavy
 def test_prose_edit_executes_zero_cells(deck, tmp_path):
     root = tmp_path / "build"
     first = built(build_deck(deck, root))
@@ -71,6 +72,7 @@ def test_prose_edit_executes_zero_cells(deck, tmp_path):
     assert "Some prose, edited." in html and "answer 42" in html
 
 
+@pytest.mark.heavy
 def test_code_edit_executes_every_cell(deck, tmp_path):
     root = tmp_path / "build"
     build_deck(deck, root)
@@ -82,6 +84,7 @@ def test_code_edit_executes_every_cell(deck, tmp_path):
     assert "answer 63" in json.dumps(code_outputs(nb))
 
 
+@pytest.mark.heavy
 def test_changed_environment_fingerprint_invalidates(deck, tmp_path, monkeypatch):
     root = tmp_path / "build"
     build_deck(deck, root)
@@ -135,6 +138,7 @@ def test_demos_version_is_read_without_importing_it():
     assert found == demos.__version__
 
 
+@pytest.mark.heavy
 def test_no_cache_bypasses_and_damaged_entry_is_a_miss(deck, tmp_path):
     root = tmp_path / "build"
     first = built(build_deck(deck, root))
@@ -147,6 +151,7 @@ def test_no_cache_bypasses_and_damaged_entry_is_a_miss(deck, tmp_path):
     assert json.loads(entry.read_text())["key"] == first.metadata.jaxdeck_build.cache_key  # repaired
 
 
+@pytest.mark.heavy
 def test_concurrent_builds_leave_a_valid_cache_and_outputs(deck, tmp_path):
     root = tmp_path / "build"
     command = [sys.executable, "-m", "jaxdeck", "build", str(deck), "--out", str(root)]
@@ -169,6 +174,7 @@ def test_concurrent_builds_leave_a_valid_cache_and_outputs(deck, tmp_path):
     assert len(executions(deck)) == ran and nb.metadata.jaxdeck_build.cells_executed == 0
 
 
+@pytest.mark.heavy
 def test_frozen_outputs_from_another_build(deck, tmp_path):
     gpu_box = built(build_deck(deck, tmp_path / "gpu-build"))
     frozen = tmp_path / "gpu-build" / "notebooks" / "cache_basic.ipynb"

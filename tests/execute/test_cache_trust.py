@@ -14,6 +14,9 @@ from jaxdeck import trust
 from jaxdeck.build import build_deck
 from jaxdeck.execute.cache import ExecutionCache
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 DECK = """# Talk
 
 Some prose.

@@ -11,6 +11,9 @@ from jaxdeck.errors import DeckError
 from jaxdeck.execute import cell_durations
 from jaxdeck.execute.kernel import execute
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 
 def run(deck, **kwargs):
     return execute(deck_to_notebook(deck), deck, **kwargs)

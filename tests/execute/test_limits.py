@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
@@ -26,6 +27,7 @@ def test_outputs_past_the_cap_are_cut_at_a_line_and_the_cut_is_said():
     assert small.outputs[0].data["text/plain"] == "1" and "output_truncated_mb" not in cell_info(small)
 
 
+@pytest.mark.heavy
 def test_a_cell_printing_megabytes_makes_a_small_notebook_cache_and_deck(tmp_path):
     (tmp_path / "talk.md").write_text(
         "---\njupyter:\n  jaxdeck:\n    max_output_mb: 0.1\n---\n\n# Loud\n\n"

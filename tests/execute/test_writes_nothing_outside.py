@@ -20,6 +20,9 @@ import pytest
 
 from support import run_cli
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 #: where a user's tools write by default: each made a fresh empty folder for the build
 USER_FOLDERS = ("HOME", "IPYTHONDIR", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR",
                 "MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "TMPDIR")

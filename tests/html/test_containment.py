@@ -151,6 +151,7 @@ ATTACKS = {
 }
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_a_self_contained_build_never_carries_a_file_from_outside_the_decks_folder(tmp_path, secret, attack):
     text, sheet, where = ATTACKS[attack]
@@ -165,6 +166,7 @@ def test_a_self_contained_build_never_carries_a_file_from_outside_the_decks_fold
     assert not leaked(tmp_path / "build")
 
 
+@pytest.mark.heavy
 def test_a_picture_swapped_for_a_link_to_outside_after_a_build_is_not_copied(tmp_path, secret):
     slides = tmp_path / "slides"
     (slides / "images").mkdir(parents=True)
@@ -178,6 +180,7 @@ def test_a_picture_swapped_for_a_link_to_outside_after_a_build_is_not_copied(tmp
     assert not leaked(tmp_path / "build")
 
 
+@pytest.mark.heavy
 def test_copies_never_land_on_another_decks_page_or_a_shared_asset(tmp_path):
     slides = tmp_path / "slides"
     (slides / "assets" / "reveal.js" / "dist").mkdir(parents=True)
@@ -196,6 +199,7 @@ def test_copies_never_land_on_another_decks_page_or_a_shared_asset(tmp_path):
     assert 'src="talk_files/other.html"' in (html / "talk.html").read_text()
 
 
+@pytest.mark.heavy
 def test_two_decks_with_pictures_of_the_same_name_each_show_their_own(tmp_path, browser):
     """Deck a shows its images/dot.svg (16 px) as a Markdown image; deck b, in another folder, its
     own images/dot.svg (32 px) through raw HTML, and as its theme's background: each page, and each

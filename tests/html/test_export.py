@@ -83,6 +83,7 @@ def test_the_template_writes_reveal_initialize_with_the_deck_options_and_plugins
     assert "plugins.push(RevealSearch, RevealZoom, RevealMenu)" in html and "plugins.push(RevealChalkboard)" in html
 
 
+@pytest.mark.heavy
 def test_the_title_comes_from_the_header_else_the_file_name(write_deck, tmp_path):
     titled = write_deck("---\njupyter:\n  jaxdeck:\n    title: A <talk>\n---\n\n# T\n")
     assert "<title>A &lt;talk&gt;</title>" in export_html(deck_to_notebook(titled), titled, tmp_path / "a.html").read_text()

@@ -3,6 +3,7 @@ cell and a stock alt text to bare images (and costs half of a deck's export)."""
 
 from __future__ import annotations
 
+import pytest
 from bs4 import BeautifulSoup
 from nbconvert import HTMLExporter
 
@@ -30,6 +31,7 @@ def page(cls, nb) -> BeautifulSoup:
     return BeautifulSoup(body, features="html.parser")
 
 
+@pytest.mark.heavy
 def test_the_deck_is_nbconverts_page_without_its_tab_stops_and_stock_alt_texts(built):
     _, nb = built(EXAMPLE)
     ours, stock = page(DeckExporter, nb), page(HTMLExporter, nb)

@@ -149,6 +149,7 @@ def test_a_deck_with_markers_is_returned_unchanged(write_deck):
     assert fake.renders == []
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_the_decks_in_slides_keep_their_own_layout(deck):
     """Every deck in slides/ has markers: never measured, never cut, no cuts file for the live view."""
@@ -249,6 +250,7 @@ def test_a_page_without_cell_markup_is_an_error_not_a_silent_no_op(write_deck, m
         fit_in_browser(nb, lambda candidate: "deck.html", browser=None, size=(1280, 720))
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_a_tutorial_without_markers_fits_in_chromium(tmp_path, browser):
     from jaxdeck.check.deck import browser_problems

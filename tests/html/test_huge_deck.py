@@ -69,6 +69,7 @@ def huge(tmp_path_factory):
     return folder, build.returncode, out, said, took
 
 
+@pytest.mark.heavy
 def test_a_huge_cell_builds_in_bounded_time(huge):
     folder, status, out, said, took = huge
     assert status == 0, said
@@ -84,6 +85,7 @@ def test_the_fit_says_how_it_is_getting_on_and_what_it_left_out(huge):
     assert f"jaxdeck: talk.md:5: a code cell of {LINES:,} lines; the slides show its first 200" in said
 
 
+@pytest.mark.heavy
 def test_the_slides_show_the_cells_first_lines_split_into_slides_that_fit_and_how_many_more(huge, browser):
     from jaxdeck.check.deck import check_deck
     from jaxdeck.decks import Outputs
@@ -102,6 +104,7 @@ def test_the_slides_show_the_cells_first_lines_split_into_slides_that_fit_and_ho
     assert problems == []
 
 
+@pytest.mark.heavy
 def test_the_built_deck_checks_clean(huge):
     folder, *_ = huge
     done = run_cli("check", "talk.md", cwd=folder, env={"IPYTHONDIR": str(folder / ".ipython")})

@@ -27,6 +27,7 @@ def test_every_view_renders_with_the_one_engine():
     assert render_notes([note]) == markdown.render(note)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("first", ["jaxdeck.html.markdown", "jaxdeck.html.myst", "jaxdeck.pdf.export"])
 def test_the_engine_and_myst_import_in_either_order(first):
     """jaxdeck.html.markdown puts MyST's plugin on its parser, and the MyST package renders with that parser."""

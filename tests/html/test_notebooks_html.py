@@ -34,6 +34,7 @@ def _distinctive(nb, index: int) -> str:
     return max(lines, key=len)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_builds_to_html_that_fits_and_shows_no_raw_myst(deck, built_notebooks, browser):
     from jaxdeck.browser import open_deck
@@ -58,6 +59,7 @@ def test_notebook_builds_to_html_that_fits_and_shows_no_raw_myst(deck, built_not
             assert shown not in text, f"cell {index} ({cell.metadata.get('tags')}) is on a slide: {shown!r}"
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_unfitted_html_has_one_section_per_counted_slide(deck, built_notebooks):
     _outputs, nb = built_notebooks(deck)

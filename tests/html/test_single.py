@@ -75,6 +75,7 @@ def alone(single: Path, folder: Path) -> Path:
     return Path(shutil.copy(single, folder / single.name))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_the_single_file_presents_alone_with_the_network_off(deck, built, browser, tmp_path):
     from jaxdeck.browser import open_deck, script
@@ -104,6 +105,7 @@ def page_holds(html: Path, parts: tuple[str, ...]) -> bool:
     return all(part in text for part in parts)
 
 
+@pytest.mark.heavy
 def test_files_a_plugin_loads_at_run_time_are_served_from_the_page(browser, tmp_path):
     write_single(FIXTURE / "page.html", tmp_path / "page.html")
     single = alone(tmp_path / "page.html", tmp_path / "alone")
@@ -165,6 +167,7 @@ Note: what to say
 """
 
 
+@pytest.mark.heavy
 def test_cli_self_contained_is_remade_only_when_out_of_date(tmp_path):
     slides = tmp_path / "slides"
     (slides / "images").mkdir(parents=True)

@@ -46,6 +46,7 @@ def page(built, browser):
         yield page
 
 
+@pytest.mark.heavy
 def test_an_incremental_list_steps_item_by_item(page):
     page.evaluate(GO, 2)
     shown = []
@@ -56,6 +57,7 @@ def test_an_incremental_list_steps_item_by_item(page):
     assert shown == [[True, False, False], [True, True, False], [True, True, True]]
 
 
+@pytest.mark.heavy
 def test_fragment_effects_reach_their_elements(page):
     page.evaluate(GO, 2)
     classes = page.evaluate("""() => [...Reveal.getCurrentSlide().querySelectorAll('.fragment:not(li)')]
@@ -117,6 +119,7 @@ def stepwise(tmp_path_factory, browser):
         yield page
 
 
+@pytest.mark.heavy
 def test_incremental_true_steps_every_list_of_the_slides_in(stepwise):
     """The header's `incremental: true`, as Quarto's: each list of the slides steps in item by item,
     `{.nonincremental}` keeps one whole, and the notes' lists are never steps."""

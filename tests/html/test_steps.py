@@ -4,8 +4,12 @@ block it replaces sits, under the slide's heading, and be as tall."""
 
 from __future__ import annotations
 
+import pytest
 from jaxdeck.browser import open_deck
 from support import ROOT
+
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
 
 EXAMPLE = ROOT / "slides" / "example.md"
 

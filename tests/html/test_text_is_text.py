@@ -10,6 +10,9 @@ import pytest
 from jaxdeck.browser import open_deck
 from support import run_cli
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 DECK = """# Title
 
 intro

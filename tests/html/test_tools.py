@@ -11,6 +11,9 @@ from jaxdeck.pdf.export import print_view
 from jaxdeck.read import deck_to_notebook
 from support import ROOT
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 EXAMPLE = ROOT / "slides" / "example.md"
 TOOLS = ("search", "zoom", "menu", "RevealChalkboard")
 #: what each tool puts on the page

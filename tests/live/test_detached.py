@@ -35,6 +35,7 @@ def jaxdeck(*args: str) -> list[str]:
     return [sys.executable, "-u", "-m", "jaxdeck", *args]
 
 
+@pytest.mark.heavy
 def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothing(repo):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     # the terminal of an SSH session: a shell leading a session of its own, which starts the

@@ -95,6 +95,7 @@ def make(*arguments: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, env=env, timeout=300)
 
 
+@pytest.mark.heavy
 def test_make_builds_the_extension_from_its_sources_and_again_when_they_change(tmp_path):
     source = tmp_path / "extension"
     (source / "src").mkdir(parents=True)

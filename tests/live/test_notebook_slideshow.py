@@ -13,6 +13,9 @@ import pytest
 
 from support import NOTEBOOKS, ROOT, evaluate_live, presenting
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 #: every slide of the live deck, laid out: its scroll height and visible Markdown text
 WALK = """async () => {
   const reveal = window.jaxdeckLive.reveal;

@@ -103,6 +103,7 @@ def api(server, method: str, path: str, body=None, token: bool = True):
         return response.status, json.loads(response.read() or b"null")
 
 
+@pytest.mark.heavy
 def test_prints_the_slideshow_url_of_the_first_deck_and_lists_the_others(server):
     text = "\n".join(server["lines"])
     assert "Presenting slides/present_demo.md" in text
@@ -110,6 +111,7 @@ def test_prints_the_slideshow_url_of_the_first_deck_and_lists_the_others(server)
     assert re.search(r"/rise/slides/present_demo\.md\?token=[\w-]{32,}$", server["url"])
 
 
+@pytest.mark.heavy
 def test_slideshow_runs_a_demo_cell_live(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     remote = []  # the venue may have no network: the slideshow must not need it
@@ -148,6 +150,7 @@ def test_slideshow_runs_a_demo_cell_live(server, browser, tmp_path):
         page.close()
 
 
+@pytest.mark.heavy
 def test_requests_without_the_token_are_refused(server):
     base, token = base_and_token(server["url"])
     for path in ("api/contents/" + DECK, "api/kernels", "api/status"):
@@ -219,6 +222,7 @@ def test_edit_through_the_contents_api_is_saved_into_the_markdown(server, repo):
     assert deck.read_text(encoding="utf-8") == original.replace("- one point\n", "- one point, edited live\n", 1)
 
 
+@pytest.mark.heavy
 def test_ctrl_c_stops_the_server_and_its_kernels(server):
     process = server["process"]
     children = psutil.Process(process.pid).children(recursive=True)
@@ -229,6 +233,7 @@ def test_ctrl_c_stops_the_server_and_its_kernels(server):
     assert not alive
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("signum, then, stuck", [
     (signal.SIGTERM, (), False),
     (signal.SIGHUP, (), False),

@@ -117,6 +117,7 @@ def one_line_error(done: subprocess.CompletedProcess) -> str:
 # ------------------------------------------------------------------ 1. the token
 
 
+@pytest.mark.heavy
 def test_another_user_polling_never_reads_the_token_of_a_detached_present(repo):
     if os.geteuid() != 0 or not shutil.which("setpriv") or not Path(SYSTEM_PYTHON).is_file():
         pytest.skip("needs root, setpriv and a system Python to read as another user")
@@ -202,6 +203,7 @@ def test_a_private_log_is_a_new_file_that_an_old_reader_does_not_see(tmp_path):
 # ------------------------------------------------------------------ 2. a record names only what it started
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("forged", ["pid alone", "another start time", "a group", "text"])
 def test_stop_signals_nothing_a_forged_or_stale_record_names(repo, forged):
     victim = subprocess.Popen(["sleep", "300"], start_new_session=True)  # leads a group of its own
@@ -238,6 +240,7 @@ def test_a_record_names_no_pid_that_would_signal_a_group_init_or_nothing_meant()
     assert not Identity(os.getpid(), start_time(os.getpid()) + 1).alive()
 
 
+@pytest.mark.heavy
 def test_stop_refuses_a_record_folder_of_another_user(repo):
     victim = subprocess.Popen(["sleep", "300"])
     try:
@@ -256,6 +259,7 @@ def test_stop_refuses_a_record_folder_of_another_user(repo):
 # ------------------------------------------------------------------ 3. kill -9, then --stop
 
 
+@pytest.mark.heavy
 def test_stop_after_a_kill_9_stops_the_server_and_kernels_the_present_left(repo):
     started = run(repo, "present", "--detach", "--port", "0", "slides/present_demo.md")
     assert started.returncode == 0, started.stdout + started.stderr
@@ -293,6 +297,7 @@ def test_stop_after_a_kill_9_stops_the_server_and_kernels_the_present_left(repo)
 # ------------------------------------------------------------------ 4. one detached present per folder
 
 
+@pytest.mark.heavy
 def test_a_second_detached_present_in_the_folder_is_refused_at_once_naming_the_first(repo):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     command = jaxdeck("present", "--detach", "--port", "0", "slides/present_demo.md")
@@ -329,6 +334,7 @@ def test_a_second_detached_present_in_the_folder_is_refused_at_once_naming_the_f
 # ------------------------------------------------------------------ 5. rehearse --attach on a bad record
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("record", ["no token", "no start time"])
 def test_rehearse_attach_on_a_stale_or_incomplete_record_says_so_in_one_line(repo, record):
     stand_in = subprocess.Popen(["sleep", "300"])  # a live pid, as a record's present may be
@@ -349,6 +355,7 @@ def test_rehearse_attach_on_a_stale_or_incomplete_record_says_so_in_one_line(rep
 # ------------------------------------------------------------------ 6. the browser present opens
 
 
+@pytest.mark.heavy
 def test_present_opens_the_browser_at_a_private_page_and_the_token_is_on_no_command_line(repo):
     """A browser is started with its URL on its command line, which `ps` shows every user: present
     gives it a page of its own instead (0600, in a 0700 folder) that leads on to the slideshow;

@@ -99,6 +99,7 @@ def small(tmp_path_factory, browser):
     return nb, outputs, printed
 
 
+@pytest.mark.heavy
 def test_export_writes_both_pdfs(small, tmp_path):
     nb, outputs, printed = small
     assert isinstance(printed, Printed) and printed.paths == [outputs.pdf, outputs.handout]
@@ -130,6 +131,7 @@ def test_handout_has_title_page_headers_and_notes_in_order(small):
         assert f"Slide {number} / 4" in page and "PDF fixture deck" in page
 
 
+@pytest.mark.heavy
 def test_overflowing_slide_is_scaled_not_cut(tmp_path, browser):
     outputs = build_deck(FIXTURES / "overflow.md", tmp_path)
     nb = nbformat.read(outputs.notebook, as_version=4)
@@ -149,6 +151,7 @@ def test_failed_export_keeps_previous_pdfs(small, browser):
     assert outputs.pdf.read_bytes() == before
 
 
+@pytest.mark.heavy
 def test_only_the_parts_asked_for_are_printed(small, browser):
     nb, outputs, _ = small
     before = outputs.pdf.read_bytes()
@@ -157,6 +160,7 @@ def test_only_the_parts_asked_for_are_printed(small, browser):
     assert outputs.pdf.read_bytes() == before
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_deck_pdfs(deck, built, browser, tmp_path):
     outputs, nb = built(deck)
@@ -164,6 +168,7 @@ def test_deck_pdfs(deck, built, browser, tmp_path):
     assert_pdfs(nb, outputs, tmp_path)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", [p for p in NOTEBOOKS if p.stem in ("myst_jit_basics", "md_control_flow")],
                          ids=lambda p: p.stem)
 def test_an_auto_fitted_tutorial_prints_a_page_per_fitted_slide(deck, built_notebooks, browser):
@@ -207,6 +212,7 @@ Note: Plain words.
 """
 
 
+@pytest.mark.heavy
 def test_a_notes_table_and_code_render_alike_on_the_slide_and_in_the_handout(write_deck, tmp_path, browser):
     deck = write_deck(MARKUP_NOTES)
     outputs = build_deck(deck, tmp_path / "build")

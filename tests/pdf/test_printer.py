@@ -13,6 +13,9 @@ from jaxdeck.errors import DeckError
 from jaxdeck.pdf.export import Printed
 from jaxdeck.pdf.printer import BackgroundPrinter
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 DECK = "# Printed\n\nNote: title notes\n\n---\n\n## Two\n\n```python\n6 * 7\n```\n\nNote: second notes\n"
 
 

@@ -11,6 +11,9 @@ import pytest
 from jaxdeck.browser import script
 from support import kernels_under, previewing, still_running
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\n```\n\n---\n\n## Two\n\nFirst point.\n\n. . .\n\nSecond point.\n\n"
         "```python\nprint('x is', x)\n```\n\nNote: the demo\n\n---\n\n## Three\n\nThe end.\n")
 

@@ -63,6 +63,7 @@ def test_the_deck_is_served_with_the_reload_script_once_built(served):
     assert json.loads(request(served, "GET", "/_preview/state")[1])["version"] == 1
 
 
+@pytest.mark.heavy
 def test_every_rebuild_and_error_is_streamed(served):
     session = served.session
     session.rebuild()

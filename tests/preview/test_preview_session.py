@@ -43,6 +43,7 @@ def test_plan_runs_changed_and_added_cells_and_a_deletion_needs_a_fresh_kernel()
     assert plan(["a", "b", "c"], ["a", "X"]) is None  # two cells became one
 
 
+@pytest.mark.heavy
 def test_prose_runs_nothing_and_code_runs_only_the_changed_cell_in_the_same_kernel(session):
     deck = session.deck
     assert session.rebuild().startswith("ran 2 cells in a fresh kernel")
@@ -73,6 +74,7 @@ def test_prose_runs_nothing_and_code_runs_only_the_changed_cell_in_the_same_kern
     assert deck_to_notebook(deck)  # the deck itself is only read
 
 
+@pytest.mark.heavy
 def test_an_error_keeps_the_last_good_deck_and_the_warm_kernel(session):
     deck = session.deck
     session.rebuild()
@@ -89,6 +91,7 @@ def test_an_error_keeps_the_last_good_deck_and_the_warm_kernel(session):
     assert session.state.error is None and outputs(session)[0] == "48" and session.kernel.pid == pid
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("code, exit_code", [("import os\nos._exit(3)", 3),
                                              ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)", -11)])
 def test_a_kernel_that_dies_is_replaced_by_a_fresh_one(session, code, exit_code):
@@ -106,6 +109,7 @@ def test_a_kernel_that_dies_is_replaced_by_a_fresh_one(session, code, exit_code)
     assert session.kernel.pid != pid and outputs(session)[0] == "54"
 
 
+@pytest.mark.heavy
 def test_a_deck_in_the_cache_shows_at_once_and_its_kernel_warms_up_behind(session):
     build_deck(session.deck, session.root)  # what `make` leaves behind
     assert session.rebuild().startswith("outputs from the execution cache")
@@ -114,6 +118,7 @@ def test_a_deck_in_the_cache_shows_at_once_and_its_kernel_warms_up_behind(sessio
     assert outputs(session)[0] == "35"
 
 
+@pytest.mark.heavy
 def test_a_fresh_run_on_demand_starts_a_new_kernel(session):
     session.rebuild()
     pid = session.kernel.pid
@@ -125,6 +130,7 @@ def test_a_fresh_run_on_demand_starts_a_new_kernel(session):
     assert outputs(session) == ["14", str(session.kernel.pid)]
 
 
+@pytest.mark.heavy
 def test_closing_stops_the_kernel(session):
     session.rebuild()
     pid = session.kernel.pid

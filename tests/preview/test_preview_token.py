@@ -154,6 +154,7 @@ def until(condition, seconds: float = 90, what: str = "") -> None:
         time.sleep(0.1)
 
 
+@pytest.mark.heavy
 def test_a_post_without_the_token_does_not_run_the_deck_again(running):
     """A real preview with a real warm kernel: another user's POST is refused and the kernel
     is the same one; the token's POST runs the deck in a fresh kernel."""
@@ -176,6 +177,7 @@ def test_a_post_without_the_token_does_not_run_the_deck_again(running):
     assert process.poll() is None
 
 
+@pytest.mark.heavy
 @pytest.mark.browser
 def test_the_token_is_on_no_command_line_and_the_opened_page_leads_to_the_deck(browser, running, tmp_path):
     """The browser is started at a private file, not at the URL: no process's command line holds the

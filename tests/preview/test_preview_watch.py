@@ -10,6 +10,9 @@ import pytest
 from jaxdeck.preview import watch
 from jaxdeck.preview.session import Session
 
+#: starts a kernel, a server, a browser or a build (not in `make test-quick`)
+pytestmark = pytest.mark.heavy
+
 DECK = "# Talk\n\n![a chart](images/chart.svg)\n\n---\n\n## Two\n\nText.\n"
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="{}"/></svg>'
 

@@ -62,6 +62,7 @@ def built(folder: Path, data: bytes):
     return outputs.html.read_text(encoding="utf-8"), nbformat.read(outputs.notebook, as_version=4)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("text", [WITH_HEADER, PLAIN], ids=["header", "plain"])
 def test_a_deck_with_a_bom_builds_the_same_slides_title_first(tmp_path, text):
     plain_html, plain_nb = built(tmp_path / "plain", text.encode("utf-8"))

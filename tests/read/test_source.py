@@ -45,6 +45,7 @@ def test_invalid_yaml_header_points_at_the_line(write_deck):
     assert err.line in (4, 5) and "YAML" in err.message
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("header, line, said", [
     ("    title: " + "[" * 20000 + "]" * 20000 + "\n", 4, "nests deeper than 32 levels"),
     # nine aliases of nine aliases of nine: 412 bytes that expand to 9**9 strings

@@ -122,6 +122,7 @@ PIECES = st.sampled_from([
 SEPARATORS = st.sampled_from(["\n\n", "\n\n\n", "\n\n---\n\n", "\n\n--\n\n", "\n\n\n---\n\n\n"])
 
 
+@pytest.mark.heavy
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.lists(st.tuples(PIECES, SEPARATORS), min_size=1, max_size=12))
 def test_generated_decks_round_trip(tmp_path_factory, body):

@@ -108,6 +108,7 @@ def test_a_key_under_jupyter_close_to_one_jaxdeck_reads_is_an_error_with_a_did_y
                                    f"so what it holds is not read; did you mean '{meant}'?")
 
 
+@pytest.mark.heavy
 def test_the_typo_of_jaxdeck_stops_the_build_in_one_line(tmp_path):
     deck = tmp_path / "talk.md"
     deck.write_text(header("jaxdek:", "  theme: projector-dark", "  title: Talk"), encoding="utf-8")
@@ -196,6 +197,7 @@ def test_a_header_closed_by_anything_but_three_dashes_is_an_error_at_that_line(w
                                    "close it with a line '---' (three dashes)")
 
 
+@pytest.mark.heavy
 def test_a_header_closed_by_four_dashes_stops_the_build(tmp_path):
     deck = tmp_path / "talk.md"
     deck.write_text("---\njupyter:\n  jaxdeck:\n    title: Talk\n----\n\n# Talk\n\nNote: said.\n\n---\n\n"
@@ -269,6 +271,7 @@ def test_known_tags_and_classes_and_braces_in_code_say_nothing(write_deck):
     assert warnings_of(deck) == []
 
 
+@pytest.mark.heavy
 def test_unknown_tags_and_classes_are_build_warnings_and_strict_build_errors(tmp_path):
     deck = tmp_path / "talk.md"
     deck.write_text('# Talk\n\nNote: said.\n\n```python\nx = 1\n```\n\n```python tags=["chek"]\nassert x == 1\n```\n\n'
@@ -291,6 +294,7 @@ def test_unknown_tags_and_classes_are_build_warnings_and_strict_build_errors(tmp
 DECKS_AND_FIXTURES = DECKS + sorted(p for p in FIXTURES.rglob("*.md"))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS_AND_FIXTURES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_deck_and_fixture_reads_without_a_word_about_its_header_tags_or_classes(deck, tmp_path):
     nb, lines = read_notebook(deck, build=tmp_path)

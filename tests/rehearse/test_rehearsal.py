@@ -25,7 +25,7 @@ from support import ROOT, run_cli
 
 DECK = ROOT / "tests" / "fixtures" / "rehearsed_talk.md"
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.heavy, pytest.mark.browser]
 
 
 def left_behind(repo: Path) -> list[str]:

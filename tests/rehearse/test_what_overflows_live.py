@@ -18,7 +18,7 @@ from jaxdeck.check.deck import check_deck
 DECK = ROOT / "tests" / "fixtures" / "overflow_kinds.md"
 SIZE = "1280x720"
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.heavy, pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")

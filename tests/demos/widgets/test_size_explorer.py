@@ -134,6 +134,7 @@ def test_each_slider_move_measures_afresh():
     assert 'data-runs="3"' in ex.view.value
 
 
+@pytest.mark.heavy
 def test_slider_move_times_numpy_eager_and_jit_honestly(shown_text):
     """The deck's use: NumPy on NumPy arrays, eager and jit JAX on device arrays."""
     def normalise(x):
