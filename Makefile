@@ -134,8 +134,8 @@ bench: setup ## performance benchmarks (not part of make test): build/bench/*.js
 	$(PY) -m jaxdeck bench $(DECKS)
 
 test: setup ## the whole pytest suite: on every core (pytest-xdist), then the live keyboard tests alone
-	$(PY) -m pytest -n auto --dist loadgroup -m "not alone"
-	$(PY) -m pytest -m alone
+	$(PY) -m pytest -n auto --dist loadgroup -m "not alone" --durations=20
+	$(PY) -m pytest -m alone --durations=20
 
 # the edit loop's tier: every test that starts no kernel, server or browser, then one deck end to end
 QUICK := not (heavy or browser or devices or versions or alone)

@@ -37,6 +37,13 @@ def warnings_of(path: Path) -> list[str]:
     return BuildRecord.of(nb).warnings or []
 
 
+def build_cli(folder, text: str, *options: str):
+    """``jaxdeck build talk.md`` of ``text`` written in ``folder``, as a user runs it: (deck, the finished process)."""
+    deck = folder / "talk.md"
+    deck.write_text(text, encoding="utf-8")
+    return deck, run_cli("build", str(deck), "--out", str(folder / "build"), *options, cwd=folder)
+
+
 def header(*lines: str) -> str:
     return "---\njupyter:\n" + "".join(f"  {line}\n" for line in lines) + "---\n\n# Talk\n\nNote: said.\n"
 
@@ -110,9 +117,7 @@ def test_a_key_under_jupyter_close_to_one_jaxdeck_reads_is_an_error_with_a_did_y
 
 @pytest.mark.heavy
 def test_the_typo_of_jaxdeck_stops_the_build_in_one_line(tmp_path):
-    deck = tmp_path / "talk.md"
-    deck.write_text(header("jaxdek:", "  theme: projector-dark", "  title: Talk"), encoding="utf-8")
-    result = run_cli("build", str(deck), "--out", str(tmp_path / "build"), cwd=tmp_path)
+    _, result = build_cli(tmp_path, header("jaxdek:", "  theme: projector-dark", "  title: Talk"))
     assert result.returncode == 1
     assert result.stderr.strip() == ("error: talk.md:3: unknown key 'jaxdek' under 'jupyter:', "
                                      "so what it holds is not read; did you mean 'jaxdeck'?")
@@ -175,10 +180,8 @@ def test_metadata_that_jupyter_writes_is_kept_without_a_word(write_deck):
 
 
 @pytest.mark.parametrize("key, hint", [
-    ("titel", "did you mean 'title'?"),
-    ("them", "did you mean 'theme'?"),
-    ("slidenumber", "did you mean 'slide_number'?"),
-    ("colour_scheme", "use one of: "),
+    ("titel", "did you mean 'title'?"), ("them", "did you mean 'theme'?"),
+    ("slidenumber", "did you mean 'slide_number'?"), ("colour_scheme", "use one of: "),
 ])
 def test_an_unknown_deck_option_says_which_was_meant(write_deck, key, hint):
     deck = write_deck(header("jaxdeck:", "  author: Ada", f"  {key}: x"))
@@ -199,10 +202,8 @@ def test_a_header_closed_by_anything_but_three_dashes_is_an_error_at_that_line(w
 
 @pytest.mark.heavy
 def test_a_header_closed_by_four_dashes_stops_the_build(tmp_path):
-    deck = tmp_path / "talk.md"
-    deck.write_text("---\njupyter:\n  jaxdeck:\n    title: Talk\n----\n\n# Talk\n\nNote: said.\n\n---\n\n"
-                    "## Next\n\nNote: said.\n", encoding="utf-8")
-    result = run_cli("build", str(deck), "--out", str(tmp_path / "build"), cwd=tmp_path)
+    _, result = build_cli(tmp_path, "---\njupyter:\n  jaxdeck:\n    title: Talk\n----\n\n# Talk\n\nNote: said.\n\n"
+                                    "---\n\n## Next\n\nNote: said.\n")
     assert result.returncode == 1
     assert result.stderr.strip() == ("error: talk.md:5: the YAML header is closed by '----'; "
                                      "close it with a line '---' (three dashes)")
@@ -273,10 +274,8 @@ def test_known_tags_and_classes_and_braces_in_code_say_nothing(write_deck):
 
 @pytest.mark.heavy
 def test_unknown_tags_and_classes_are_build_warnings_and_strict_build_errors(tmp_path):
-    deck = tmp_path / "talk.md"
-    deck.write_text('# Talk\n\nNote: said.\n\n```python\nx = 1\n```\n\n```python tags=["chek"]\nassert x == 1\n```\n\n'
-                    "---\n\n## Steps {.smaler}\n\nNote: said.\n", encoding="utf-8")
-    built = run_cli("build", str(deck), "--out", str(tmp_path / "build"), cwd=tmp_path)
+    deck, built = build_cli(tmp_path, '# Talk\n\nNote: said.\n\n```python\nx = 1\n```\n\n```python tags=["chek"]\n'
+                                      'assert x == 1\n```\n\n---\n\n## Steps {.smaler}\n\nNote: said.\n')
     assert built.returncode == 0, built.stderr
     assert built.stderr.splitlines() == [
         "warning: talk.md:9: unknown cell tag 'chek', which does nothing; did you mean 'check'?" + STRICT,
