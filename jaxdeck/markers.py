@@ -8,27 +8,74 @@ the cell's source, so the deck is written back unchanged. The HTML stage strips 
 (:func:`strip`), the live slideshow hides it and puts it back on save (:func:`hide`,
 :func:`restore`), auto-fit and the benchmarks ask :func:`is_marker`.
 
-The cell tags (:data:`TAGS`) and the classes in attribute braces (:data:`CLASSES`) the format
-understands are listed here too: the reader warns of any other, with a did-you-mean.
+The lines that look like a marker but are none (``***``, ``----``, ``..``, ``Notes:``) are
+listed here too (:data:`NEAR_MISSES`), each with the spelling to write instead: the reader
+rejects them, as they would silently be text. So are the cell tags (:data:`TAGS`) and the classes
+in attribute braces (:data:`CLASSES`) the format understands: the reader warns of any other, with
+a did-you-mean. No other module spells a marker.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 from jaxdeck.records import cell_info, take_cell_info, update_cell_info
 
 #: the slide types (RISE's and nbconvert's) a cell can have
 SLIDE, SUBSLIDE, FRAGMENT, NOTES, CONTINUE, SKIP = "slide", "subslide", "fragment", "notes", "-", "skip"
 
+#: the marker lines: a new slide, a sub-slide, a pause, the second column
+SLIDE_MARKER, SUBSLIDE_MARKER, PAUSE_MARKER, COLUMN_MARKER = "---", "--", ". . .", "|||"
 #: marker line -> slide type of the cell it starts
-MARKERS = {"---": SLIDE, "--": SUBSLIDE, ". . .": FRAGMENT, "|||": CONTINUE}
+MARKERS = {SLIDE_MARKER: SLIDE, SUBSLIDE_MARKER: SUBSLIDE, PAUSE_MARKER: FRAGMENT, COLUMN_MARKER: CONTINUE}
 #: the markers that start a slide: a deck with one of them has its layout set by hand
-BREAKING = ("---", "--")
+BREAKING = (SLIDE_MARKER, SUBSLIDE_MARKER)
+#: what a paragraph of speaker notes starts with
 NOTE_PREFIX = "Note:"
 #: what follows a marker and goes with it: the line break(s) after a marker line; the spaces
 #: and line breaks after ``Note:``
 _AFTER = {"marker": "\n", "note": " \t\n"}
 #: where :func:`hide` keeps the exact text it took out (in the cell record)
 HIDDEN_KEY = "marker_prefix"
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """A spelling that looks like a marker but is none, and the hint that names the right one."""
+
+    pattern: re.Pattern
+    hint: str
+    #: a near miss of ``Note:``: matched on a paragraph's first line, and only in a deck with slide
+    #: markers (in a document, ``Notes:`` is prose); the others match a whole paragraph
+    notes: bool = False
+
+
+#: the hint for a rule (``***``, ``----``) where a slide break was meant
+BREAK_HINT = f"use '{SLIDE_MARKER}' for a new slide or '{SUBSLIDE_MARKER}' for a sub-slide"
+#: the near misses the reader rejects, in the order it tries them
+NEAR_MISSES = (
+    NearMiss(re.compile(r"^(\*{3,}|_{3,}|-{4,}|(- ){2,}-)$"), BREAK_HINT),
+    NearMiss(re.compile(r"^[\u2013\u2014]$"), f"{BREAK_HINT} (this is a typographic dash)"),
+    NearMiss(re.compile(r"^(\.{2,}|(\. ?){2}|(\. ){3,}\.|\u2026)$"),
+             f"use '{PAUSE_MARKER}' (three dots with spaces) for a pause"),
+    NearMiss(re.compile(r"^\|{2}$|^\|{4,}$"), f"use '{COLUMN_MARKER}' to start a column"),
+    NearMiss(re.compile(r"^(Notes|notes|note|NOTE|NOTES|Note)\s*:|^Notes?\s+:"),
+             f"speaker notes start with '{NOTE_PREFIX}'", notes=True),
+)
+
+
+def near_miss(text: str, first_line: str, notes: bool) -> NearMiss | None:
+    """The near miss a paragraph (``text``, its ``first_line``) spells, None when none.
+
+    ``notes``: the deck has slide markers, so a near miss of ``Note:`` counts too.
+    """
+    for miss in NEAR_MISSES:
+        if miss.notes and not notes:
+            continue
+        if miss.pattern.match(first_line if miss.notes else text):
+            return miss
+    return None
 
 
 def is_marker(line: str) -> bool:

@@ -29,7 +29,7 @@ from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, ope
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
-from jaxdeck.markers import NO_NOTES
+from jaxdeck.markers import NO_NOTES, NOTE_PREFIX
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import BuildRecord, cell_info
 from jaxdeck.read.source import round_trip_difference
@@ -112,7 +112,7 @@ def missing_notes(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) 
     if BuildRecord.of(nb).marker_mode is False:
         return []  # a document without slide markers (a tutorial): its 'Note:' paragraphs are prose
     notes, needs_none = notes_by_slide(nb), slides_with_class(nb, NO_NOTES)  # `## Questions? {.no-notes}`
-    asked = ("no speaker notes; add a paragraph starting with 'Note:' "
+    asked = (f"no speaker notes; add a paragraph starting with '{NOTE_PREFIX}' "
              f"(or, on a slide that needs none, write {{.{NO_NOTES}}} after its heading)")
     return [Problem(number, "notes", asked, str(deck), lines.get(number))
             for number in range(1, slide_count(nb) + 1)

@@ -35,8 +35,8 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from jaxdeck.errors import DeckError
-from jaxdeck.markers import (CONTINUE, FRAGMENT, MARKERS, NOTE_PREFIX, NOTES, SKIP, SLIDE,  # noqa: F401
-                             SUBSLIDE)
+from jaxdeck.markers import (BREAK_HINT, BREAKING, COLUMN_MARKER, CONTINUE, FRAGMENT, MARKERS,  # noqa: F401
+                             NOTE_PREFIX, NOTES, SKIP, SLIDE, SLIDE_MARKER, SUBSLIDE, near_miss)
 from jaxdeck.read.formats import JUPYTEXT_CELL_KEYS
 from jaxdeck.records import BuildRecord, cell_info, set_cell_info, update_build, update_cell_info
 
@@ -48,14 +48,6 @@ _myst_markdown = (MarkdownIt("commonmark").use(colon_fence_plugin).use(dollarmat
 REMOVE_CELL = "remove-cell"
 #: a MyST target, ``(label)=``, names the heading right under it
 _TARGET = re.compile(r"^\(\S[^()]*\)=\s*$")
-
-_NEAR_MISSES = [
-    (re.compile(r"^(\*{3,}|_{3,}|-{4,}|(- ){2,}-)$"), "use '---' for a new slide or '--' for a sub-slide"),
-    (re.compile(r"^[\u2013\u2014]$"), "use '---' for a new slide or '--' for a sub-slide (this is a typographic dash)"),
-    (re.compile(r"^(\.{2,}|(\. ?){2}|(\. ){3,}\.|\u2026)$"), "use '. . .' (three dots with spaces) for a pause"),
-    (re.compile(r"^\|{2}$|^\|{4,}$"), "use '|||' to start a column"),
-    (re.compile(r"^(Notes|notes|note|NOTE|NOTES|Note)\s*:|^Notes?\s+:"), "speaker notes start with 'Note:'"),
-]
 
 
 @dataclass
@@ -121,7 +113,7 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
         inline = tokens[index + 1] if index + 1 < len(tokens) and tokens[index + 1].type == "inline" else None
         if token.type == "heading_open" and token.markup in ("-",) and inline is not None:
             underline = cell_source.split("\n")[token.map[1] - 1].strip()
-            if underline in ("--", "---"):
+            if underline in BREAKING:
                 raise DeckError(path, line + token.map[1] - 1,
                                 f"'{underline}' right under a line of text makes that line a heading",
                                 f"leave a blank line before '{underline}' to start a new slide")
@@ -130,8 +122,8 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
                 pieces.append(_heading_piece(token, start, source_lines, pieces))
             continue
         text = _marker_of(token.type, token, inline, source_lines)
-        if text is not None and token.type == "hr" and text != "---":
-            raise DeckError(path, where, f"unknown slide break '{text}'", _NEAR_MISSES[0][1])
+        if text is not None and token.type == "hr" and text != SLIDE_MARKER:
+            raise DeckError(path, where, f"unknown slide break '{text}'", BREAK_HINT)
         if token.type == "paragraph_open" and inline is not None:
             content = inline.content.strip()
             first_line = content.split("\n")[0].strip()
@@ -141,14 +133,11 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
             if notes and first_line.startswith(NOTE_PREFIX):
                 pieces.append(Piece(start, NOTES, NOTE_PREFIX))
                 continue
-            for pattern, hint in _NEAR_MISSES:
-                if not notes and hint.startswith("speaker"):
-                    continue
-                probe = first_line if hint.startswith("speaker") else content
-                if pattern.match(probe):
-                    raise DeckError(path, where, f"unknown slide spelling '{first_line}'", hint)
+            miss = near_miss(content, first_line, notes)
+            if miss:
+                raise DeckError(path, where, f"unknown slide spelling '{first_line}'", miss.hint)
         if token.type == "hr":
-            pieces.append(Piece(start, SLIDE, "---"))
+            pieces.append(Piece(start, SLIDE, SLIDE_MARKER))
             continue
         if headings and token.type == "heading_open":
             pieces.append(_heading_piece(token, start, source_lines, pieces))
@@ -248,7 +237,7 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbf
         info = {"line": line, "slide": max(slide, 1), "slide_type": kind}
         if piece.marker and piece.marker != NOTE_PREFIX:
             info["marker"] = piece.marker
-        if piece.marker == "|||":
+        if piece.marker == COLUMN_MARKER:
             info["column_start"] = True
             column = True
         if column:
