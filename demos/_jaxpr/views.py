@@ -8,41 +8,47 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
+
+from pygments.lexer import RegexLexer
 
 from .._display import MUTED, WARN, Displayable, box, esc, fmt_int, highlight, html_table, small, text_table
 from .hlo_text import NOT_WORK, Kernel, canonical, tally
 from .lexers import IRLexer, JaxprLexer
 
 
+class _Listing(Displayable):
+    """A program's text (the subclass's ``text`` field): as it is, and in HTML highlighted by the
+    class's ``lexer`` in a box with the ``title`` field."""
+
+    lexer: ClassVar[type[RegexLexer]]
+
+    def _text(self) -> str:
+        return self.text
+
+    def _html(self) -> str:
+        return box(highlight(self.text, self.lexer()), title=self.title or None)
+
+
 @dataclass(repr=False)
-class JaxprView(Displayable):
+class JaxprView(_Listing):
     """A jaxpr: ``.text`` is exactly ``str(jax.make_jaxpr(fn)(*args))`` as a terminal without colours prints it."""
 
+    lexer = JaxprLexer
     text: str
     jaxpr: object = None
     title: str = ""
 
-    def _text(self) -> str:
-        return self.text
-
-    def _html(self) -> str:
-        return box(highlight(self.text, JaxprLexer()), title=self.title or None)
-
 
 @dataclass(repr=False)
-class HloView(Displayable):
+class HloView(_Listing):
     """One compiler stage as text: ``.text`` (readable) and ``.raw`` (exactly what JAX returned)."""
 
+    lexer = IRLexer
     stage: str
     text: str
     raw: str
     title: str = ""
-
-    def _text(self) -> str:
-        return self.text
-
-    def _html(self) -> str:
-        return box(highlight(self.text, IRLexer()), title=self.title or None)
 
 
 def _n(count: int, noun: str) -> str:

@@ -8,30 +8,35 @@ from jaxdeck.cli import deck_arguments
 from jaxdeck.decks import SLIDES, find_decks
 
 
+#: the parts of the benchmark a ``--no-<part>`` switch leaves out (``--no-edit-loop`` sets ``edit_loop``),
+#: each with its help
+_PARTS = {
+    "generated": "skip the generated 30-slide deck",
+    "stock": "skip the stock jupytext + nbconvert comparison",
+    "harness": "skip `python -m demos.calibration` (the timing harness's own benchmark)",
+    "make": "skip `make` over every deck (nothing to do, then a one-deck prose edit)",
+    "edit_loop": "skip the edit loop (--help, a CLI prose edit, the preview's latency in Chromium)",
+    "first_run": "skip the fresh clone (make from nothing, every deck at -j 1 and -j N, make test)",
+    "suite": "in the fresh clone, skip `make test`",
+}
+
+
+def _part_switches(command, parts: dict[str, str]) -> None:
+    """A ``--no-<part>`` switch for each part, which sets ``args.<part>`` False."""
+    for part, said in parts.items():
+        command.add_argument(f"--no-{part.replace('_', '-')}", dest=part, action="store_false", help=said)
+
+
 def add_arguments(command) -> None:
     deck_arguments(command)
     command.add_argument("--repeat", type=int, default=3, help="prose-edit rebuilds to take the median of (3)")
-    command.add_argument("--no-generated", dest="generated", action="store_false",
-                         help="skip the generated 30-slide deck")
-    command.add_argument("--no-stock", dest="stock", action="store_false",
-                         help="skip the stock jupytext + nbconvert comparison")
-    command.add_argument("--no-harness", dest="harness", action="store_false",
-                         help="skip `python -m demos.calibration` (the timing harness's own benchmark)")
-    command.add_argument("--no-make", dest="make", action="store_false",
-                         help="skip `make` over every deck (nothing to do, then a one-deck prose edit)")
-    command.add_argument("--no-edit-loop", dest="edit_loop", action="store_false",
-                         help="skip the edit loop (--help, a CLI prose edit, the preview's latency in Chromium)")
-    command.add_argument("--no-first-run", dest="first_run", action="store_false",
-                         help="skip the fresh clone (make from nothing, every deck at -j 1 and -j N, make test)")
-    command.add_argument("--no-suite", dest="suite", action="store_false",
-                         help="in the fresh clone, skip `make test`")
+    _part_switches(command, _PARTS)
     command.add_argument("--strict", action="store_true", help="exit non-zero when a target fails")
     command.add_argument("--corpus", type=Path, default=None, metavar="DIR",
                          help="instead: build every notebook in DIR as a deck and report, for each, whether it "
                               "built, its slides, those that overflow static and live, the smallest type scale "
                               "and the seconds (build/bench/corpus.json)")
-    command.add_argument("--no-live", dest="live", action="store_false",
-                         help="with --corpus: measure the static decks only")
+    _part_switches(command, {"live": "with --corpus: measure the static decks only"})
 
 
 def run(args) -> int:

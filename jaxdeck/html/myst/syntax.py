@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,18 +80,28 @@ def _resolve_role(name: str, content: str) -> _Role:
     return _Role("code", content)
 
 
+def _role_element(role: _Role, attributes: str, escape: Callable[[str], str]) -> str | None:
+    """An abbreviation or a tag role (sub, sup, kbd) as its HTML element, None for the other kinds:
+    the same element in the slides' HTML and in the live notebook's Markdown, which keeps inline HTML."""
+    text = escape(role.text)
+    if role.kind == "abbr":
+        title = f' title="{escape(role.title)}"' if role.title else ""
+        return f"<abbr{attributes}{title}>{text}</abbr>"
+    if role.kind in _TAG_ROLES.values():
+        return f"<{role.kind}{attributes}>{text}</{role.kind}>"
+    return None
+
+
 def _role_html(role: _Role, name: str) -> str:
+    element = _role_element(role, ' class="myst-role"', escapeHtml)
+    if element is not None:
+        return element
     text = escapeHtml(role.text)
     css = escapeHtml(name)
     if role.kind == "math":
         return f'<span class="math inline">\\({text}\\)</span>'
     if role.kind == "em":
         return f'<em class="myst-role {css}">{text}</em>'
-    if role.kind == "abbr":
-        title = f' title="{escapeHtml(role.title)}"' if role.title else ""
-        return f'<abbr class="myst-role"{title}>{text}</abbr>'
-    if role.kind in ("sub", "sup", "kbd"):
-        return f'<{role.kind} class="myst-role">{text}</{role.kind}>'
     return f'<code class="myst-role {css}">{text}</code>'
 
 
@@ -107,15 +117,13 @@ _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#!|~$"})
 
 
 def _role_markdown(role: _Role) -> str:
+    element = _role_element(role, "", html.escape)
+    if element is not None:
+        return element
     if role.kind == "math":
         return f"${role.text}$"
     if role.kind == "em":
         return f"*{role.text.translate(_MD_SPECIAL)}*"
-    if role.kind == "abbr":
-        title = f' title="{html.escape(role.title)}"' if role.title else ""
-        return f"<abbr{title}>{html.escape(role.text, quote=False)}</abbr>"
-    if role.kind in ("sub", "sup", "kbd"):
-        return f"<{role.kind}>{html.escape(role.text, quote=False)}</{role.kind}>"
     return _md_code(role.text)
 
 

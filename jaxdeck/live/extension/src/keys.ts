@@ -45,75 +45,66 @@ interface PresenterKey {
   execute: () => unknown;
 }
 
+/**
+ * A presenter's key: `command`, bound to `keys` where `selectors` match (by default wherever the
+ * presenter is not typing), listed on reveal.js's `?` overlay as its keys read unless `listed` is
+ * false (a plugin that lists the key itself).
+ */
+function presenterKey(
+  command: string,
+  keys: string[],
+  description: string,
+  execute: () => unknown,
+  { selectors = NOT_TYPING, listed = true }: { selectors?: string[]; listed?: boolean } = {}
+): PresenterKey {
+  return { command, keys, selectors, shown: listed ? keys.join(' ') : '', description, execute };
+}
+
 function presenterKeys(live: Live, runner: Runner): PresenterKey[] {
+  const chalkboard = () => live.reveal.getPlugin('RevealChalkboard');
+  const unlisted = { listed: false };
   return [
-    {
-      command: 'jaxdeck-live:interrupt',
-      keys: ['I', 'I'],
-      selectors: NOT_TYPING,
-      shown: 'I I',
-      description: 'Interrupt the kernel (press I twice)',
-      execute: () => runner.interrupt()
-    },
-    {
-      command: 'jaxdeck-live:restart',
-      keys: ['0', '0'],
-      selectors: NOT_TYPING,
-      shown: '0 0',
-      description: 'Restart the kernel (press 0 twice)',
-      execute: () => runner.restart()
-    },
-    {
-      command: 'jaxdeck-live:recover',
-      keys: ['R'],
-      selectors: NOT_TYPING,
-      shown: 'R',
-      description: 'Recover: re-run the code cells before this slide',
-      execute: () => runner.recover()
-    },
-    {
-      command: 'jaxdeck-live:run',
-      keys: ['Shift Enter'],
-      selectors: ON_SLIDES,
-      shown: 'Shift Enter',
-      description: "Run the slide's next code cell",
-      execute: () => runner.runOnSlide()
-    },
-    {
-      // the menu lists M on the overlay itself (tools.ts)
-      command: 'jaxdeck-live:menu',
-      keys: ['M'],
-      selectors: NOT_TYPING,
-      shown: '',
-      description: 'Open or close the slide menu',
-      execute: () => live.reveal.getPlugin('menu')?.toggle?.()
-    },
-    {
-      // reveal.js's notes plugin lists S on the overlay itself
-      command: 'jaxdeck-live:speaker-view',
-      keys: ['S'],
-      selectors: NOT_TYPING,
-      shown: '',
-      description: 'Open the speaker view',
-      execute: () => openSpeakerView(live.reveal)
-    },
-    {
-      // the chalkboard lists B and C on the overlay itself (tools.ts)
-      command: 'jaxdeck-live:chalkboard',
-      keys: ['B'],
-      selectors: NOT_TYPING,
-      shown: '',
-      description: 'Open or close the chalkboard',
-      execute: () => live.reveal.getPlugin('RevealChalkboard')?.toggleChalkboard?.()
-    },
-    {
-      command: 'jaxdeck-live:draw-on-slide',
-      keys: ['C'],
-      selectors: NOT_TYPING,
-      shown: '',
-      description: 'Draw on the slide, or stop',
-      execute: () => live.reveal.getPlugin('RevealChalkboard')?.toggleNotesCanvas?.()
-    }
+    presenterKey('jaxdeck-live:interrupt', ['I', 'I'], 'Interrupt the kernel (press I twice)', () =>
+      runner.interrupt()
+    ),
+    presenterKey('jaxdeck-live:restart', ['0', '0'], 'Restart the kernel (press 0 twice)', () => runner.restart()),
+    presenterKey('jaxdeck-live:recover', ['R'], 'Recover: re-run the code cells before this slide', () =>
+      runner.recover()
+    ),
+    presenterKey('jaxdeck-live:run', ['Shift Enter'], "Run the slide's next code cell", () => runner.runOnSlide(), {
+      selectors: ON_SLIDES
+    }),
+    // the menu lists M on the overlay itself (tools.ts)
+    presenterKey(
+      'jaxdeck-live:menu',
+      ['M'],
+      'Open or close the slide menu',
+      () => live.reveal.getPlugin('menu')?.toggle?.(),
+      unlisted
+    ),
+    // reveal.js's notes plugin lists S on the overlay itself
+    presenterKey(
+      'jaxdeck-live:speaker-view',
+      ['S'],
+      'Open the speaker view',
+      () => openSpeakerView(live.reveal),
+      unlisted
+    ),
+    // the chalkboard lists B and C on the overlay itself (tools.ts)
+    presenterKey(
+      'jaxdeck-live:chalkboard',
+      ['B'],
+      'Open or close the chalkboard',
+      () => chalkboard()?.toggleChalkboard?.(),
+      unlisted
+    ),
+    presenterKey(
+      'jaxdeck-live:draw-on-slide',
+      ['C'],
+      'Draw on the slide, or stop',
+      () => chalkboard()?.toggleNotesCanvas?.(),
+      unlisted
+    )
   ];
 }
 
