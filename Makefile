@@ -148,7 +148,7 @@ test-quick: setup ## after each change: the tests that need no kernel, browser o
 # 2-core machine `import jax` takes 3 s instead of 1, so every deck's first cell, and a CLI
 # rebuild after a prose edit 1.7 s more
 $(COMPILED): $(PY_STAMP)
-	@$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null 2>&1 || true
+	@$(PY) -m compileall -q -j 0 $(VENV)/lib $(TOOLCHAIN)/jaxdeck $(TOOLCHAIN)/demos >/dev/null 2>&1 || true
 	@touch $@
 
 PYTHON_VERSION ?= 3.12

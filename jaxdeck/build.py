@@ -121,10 +121,11 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         outputs.errors.unlink(missing_ok=True)  # a failure's record lasts until the deck runs
         t_execute = time.perf_counter()
         record = BuildRecord.of(executed)
-        write_text(outputs.notebook, nbformat.writes(executed))
+        written = nbformat.writes(executed)
+        write_text(outputs.notebook, written)
         # outputs made here, or frozen from a notebook this user's builds signed: shown as built, live too
         if not record.frozen_from or trust.signed_file(record.frozen_from):
-            trust.sign(executed)
+            trust.sign(executed, written=written)
         stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": sources.execution(deck, frozen)},
                     machine=sources.machine)
     if executed is None and (plan.html or plan.pdfs or plan.article):
@@ -133,14 +134,19 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
             from jaxdeck.untrusted import sanitised
 
             executed = sanitised(executed)
+    files = None  # the files the deck shows: worked out once, for the page, the article and their stamps
+    if plan.html or plan.article:
+        from jaxdeck.html.shown import ShownFiles
+
+        files = ShownFiles.of(executed, deck)
     if plan.html:
-        from jaxdeck.html.export import export_html, fit_record, local_images
+        from jaxdeck.html.export import export_html, fit_record
 
         if shown:
             shown.stage(name, "export html")
-        export_html(executed, deck, outputs.html)
+        export_html(executed, deck, outputs.html, shown=files)
         notebook = stamps.load(outputs.notebook)
-        stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, local_images(executed, deck)),
+        stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, files.local),
                     fit=fit_record(executed, outputs.html))
     if plan.single:
         from jaxdeck.html.single import write_single
@@ -153,14 +159,12 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
             stamps.save(outputs.single, sources.single_inputs(html, outputs.html.parent, made.files))
     if plan.article:
         from jaxdeck.article.export import export_article
-        from jaxdeck.html.export import local_images
 
         if shown:
             shown.stage(name, "article")
-        export_article(executed, deck, outputs.article)
+        export_article(executed, deck, outputs.article, shown=files)
         notebook = stamps.load(outputs.notebook)
-        stamps.save(outputs.article, sources.article_inputs(notebook and notebook["sha256"], deck,
-                                                            local_images(executed, deck)))
+        stamps.save(outputs.article, sources.article_inputs(notebook and notebook["sha256"], deck, files.local))
     t_html = time.perf_counter()
     printed = None
     if plan.pdfs and printer is not None:
@@ -193,10 +197,10 @@ def default_jobs(decks: int, backend: str | None = None) -> int:
     the first) one deck at a time: decks side by side would share the accelerator, and each
     would time its demos on a busy device.
     """
+    if decks <= 1 or backend not in (None, "cpu"):
+        return 1  # one deck (a prose edit's rebuild) needs no count of cores or memory
     from jaxdeck.execute import usable_cpus
 
-    if backend not in (None, "cpu"):
-        return 1
     cores = len(usable_cpus())
     try:
         import psutil
@@ -280,8 +284,10 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
 
         printer = BackgroundPrinter()
     if any(p.html for p in todo):
-        from jaxdeck.html.export import export_html, warm_up_exporter  # noqa: F401
+        from jaxdeck.html.export import export_html, exporter, warm_up_exporter  # noqa: F401
+        from jaxdeck.html.kept import keep
 
+        keep(exporter(), root)  # the templates and code an earlier build compiled and highlighted, not done again
         warm_up_exporter()
     if any(p.article for p in todo):
         import jaxdeck.article.export  # noqa: F401  (here, before the decks' threads import it)

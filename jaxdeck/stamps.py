@@ -56,7 +56,8 @@ CODE = {
                  "execute/__init__.py", "execute/cache.py", "execute/limits.py", "execute/where.py", "markers.py",
                  "records.py", "options.py", "trust.py", "untrusted.py",
                  "places.py"),
-    "html": ("html/__init__.py", "html/export.py", "html/exporter.py", "html/layout.py", "html/assets.py",
+    "html": ("html/__init__.py", "html/export.py", "html/shown.py", "html/exporter.py", "html/layout.py",
+             "html/assets.py",
              "html/markdown.py", "html/myst/__init__.py", "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py",
              "html/myst/live.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
              "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py", "html/outputs.py", "browser.py", "options.py",
@@ -69,7 +70,8 @@ CODE = {
             "html/myst/syntax.py", "places.py"),
     "single": ("html/single.py", "places.py", "html/loads.py", "read/contained.py"),
     "article": ("article/export.py", "article/sections.py", "html/__init__.py",
-                "html/export.py", "html/exporter.py", "html/layout.py", "html/assets.py", "html/markdown.py",
+                "html/export.py", "html/shown.py", "html/exporter.py", "html/layout.py", "html/assets.py",
+                "html/markdown.py",
                 "html/myst/__init__.py",
                 "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py", "html/myst/live.py",
                 "html/outputs.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
@@ -177,8 +179,11 @@ class Sources:
 
     @cached_property
     def code(self) -> dict[str, str]:
-        return {stage: fingerprint.digest({"modules": {m: file_sha(PACKAGE / m) for m in modules},
-                                           "tools": _versions(TOOLS[stage])})
+        # each module and distribution once, though several stages name it
+        shas = {m: file_sha(PACKAGE / m) for m in dict.fromkeys(m for modules in CODE.values() for m in modules)}
+        versions = _versions(dict.fromkeys(name for names in TOOLS.values() for name in names))
+        return {stage: fingerprint.digest({"modules": {m: shas[m] for m in modules},
+                                           "tools": {name: versions[name] for name in TOOLS[stage]}})
                 for stage, modules in CODE.items()}
 
     @cached_property

@@ -26,6 +26,7 @@ from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES, install_article_assets
 from jaxdeck.html.export import copy_images, remote_images
 from jaxdeck.html.layout import PREPROCESSORS
+from jaxdeck.html.shown import ShownFiles
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import BuildRecord
 
@@ -56,10 +57,12 @@ def to_article(nb: nbformat.NotebookNode, title: str, files: str | None = None) 
     return body
 
 
-def export_article(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path) -> Path:
+def export_article(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path,
+                   shown: ShownFiles | None = None) -> Path:
     """Write the article of the executed notebook ``nb`` (of ``deck``) to ``out`` atomically,
-    with its assets and the deck's pictures beside it."""
+    with its assets and the deck's pictures beside it (``shown``: the files ``nb`` shows, when
+    the build has worked them out already)."""
     deck, out = Path(deck), Path(out)
     install_article_assets(out.parent)
-    copy_images(nb, deck, out.parent)
+    copy_images(shown or ShownFiles.of(nb, deck), deck, out.parent)
     return write_text(out, to_article(nb, DeckOptions.of(nb).title_for(deck), Outputs(deck).files))

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import posixpath
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -32,17 +31,17 @@ from nbconvert.preprocessors import Preprocessor
 from jaxdeck.html.exporter import DeckExporter
 
 from jaxdeck.html import markdown
-from jaxdeck.html.assets import THEMES, copy_if_changed, install_assets, is_theme_file, theme_sheets
+from jaxdeck.html.assets import THEMES, copy_if_changed, install_assets, theme_sheets
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError
-from jaxdeck.html.layout import PREPROCESSORS, REMOTE_IMAGES, slide_images
-from jaxdeck.html.loads import at_copies, beside, loads
+from jaxdeck.html.layout import PREPROCESSORS
+from jaxdeck.html.loads import at_copies, beside
 from jaxdeck.html.menu import MenuTitles
+from jaxdeck.html.shown import ShownFiles
 from jaxdeck.options import DeckOptions
-from jaxdeck.read.contained import (MISSING, Named, Refused, check, check_stylesheet, file_part, named, names_a_file,
-                                    refusal)
-from jaxdeck.records import BuildRecord, cell_info
+from jaxdeck.read.contained import MISSING, Refused, named, refusal
+from jaxdeck.records import BuildRecord
 
 
 def reveal_config(options: dict) -> dict:
@@ -122,64 +121,17 @@ def to_html(nb: nbformat.NotebookNode, title: str | None = None, files: str | No
     return body
 
 
-def written_files(nb: nbformat.NotebookNode) -> list[str]:
-    """Every local file the deck's page shows, as the deck writes it: its markdown's images, what
-    its raw HTML loads, its slides' background images, the header's logo and theme file."""
-    logo, theme = DeckOptions.of(nb).logo, DeckOptions.of(nb).theme
-    written = [logo] if logo else []
-    written += [theme] if is_theme_file(theme) else []
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
-        written += slide_images(cell)
-        for token in markdown.PARSER.parse(cell.source):
-            if token.type == "html_block":
-                written += [load.url for load in loads(token.content)]
-            for child in token.children or []:
-                if child.type == "image":
-                    written.append(str(child.attrs.get("src", "")))
-                elif child.type == "html_inline":
-                    written += [load.url for load in loads(child.content)]
-    return [src for src in dict.fromkeys(written) if names_a_file(src)]
-
-
-def theme_files(nb: nbformat.NotebookNode, deck: Path) -> list[Named]:
-    """The files the deck's theme file loads (its ``url()``s, ``@import``s), each checked; a
-    DeckError at the theme file's line for one it may not load."""
-    theme = DeckOptions.of(nb).theme
-    if not is_theme_file(theme) or not (deck.parent / theme).is_file():
-        return []
-    return check_stylesheet(deck, check(deck, None, theme))
-
-
-def local_images(nb: nbformat.NotebookNode, deck: Path | None = None) -> list[str]:
-    """The files of the deck's folder its page shows (:func:`written_files`, and given the ``deck``
-    the files its theme file loads), as paths relative to that folder: the files a copy is made of."""
-    found = [posixpath.normpath(file_part(src)) for src in written_files(nb)]  # `my%20pic.png` names `my pic.png`
-    found += [f.relative for f in theme_files(nb, deck)] if deck is not None else []
-    return list(dict.fromkeys(found))
-
-
-def remote_copies(nb: nbformat.NotebookNode) -> dict[str, Path]:
-    """The cached copies of the deck's remote images: relative path beside the HTML -> cached file."""
-    found = {}
-    for cell in nb.cells:
-        for local in filter(None, (cell_info(cell).get("images") or {}).values()):
-            found[f"{REMOTE_IMAGES}/{Path(local).name}"] = Path(local)
-    return found
-
-
-def copy_images(nb: nbformat.NotebookNode, deck: Path, folder: Path) -> None:
+def copy_images(shown: ShownFiles, deck: Path, folder: Path) -> None:
     """Copy the files the deck shows into ``folder``, where its page looks for them: remote images'
     cached copies under images/remote/, the deck's own files into its folder of files
     (``NAME_files/``) at their paths in the deck's folder. A file the rule of
     :mod:`jaxdeck.read.contained` refuses (it left the deck's folder since the deck was read) is a
     DeckError; one that is gone is skipped (the page shows it broken, as `jaxdeck check` says)."""
-    for relative, source in remote_copies(nb).items():
+    for relative, source in shown.remote.items():
         if source.is_file():
             copy_if_changed(source, folder / relative)
     own = folder / Outputs(deck).files
-    for src in written_files(nb):
+    for src in shown.written:
         try:
             found = named(deck.parent, src)
         except Refused as refused:
@@ -187,7 +139,7 @@ def copy_images(nb: nbformat.NotebookNode, deck: Path, folder: Path) -> None:
                 continue
             raise refusal(deck, None, "file", refused) from None
         copy_if_changed(found.path, own / found.relative)
-    for found in theme_files(nb, deck):
+    for found in shown.theme:
         copy_if_changed(found.path, own / found.relative)
 
 
@@ -244,15 +196,18 @@ def fitted(nb: nbformat.NotebookNode, out: Path, title: str, browser=None, files
         scratch.unlink(missing_ok=True)
 
 
-def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, browser=None, *, fit: bool = True) -> Path:
+def export_html(nb: nbformat.NotebookNode, deck: str | Path, out: str | Path, browser=None, *, fit: bool = True,
+                shown: ShownFiles | None = None) -> Path:
     """Write the HTML deck to ``out`` atomically, with its assets and images beside it.
 
     A deck without slide markers is fitted first (in ``browser``, else a Chromium started
-    here), unless ``fit`` is false (``nb`` rendered as it is)."""
+    here), unless ``fit`` is false (``nb`` rendered as it is). ``shown``: the files ``nb``
+    shows, when the build has worked them out already."""
     deck, out = Path(deck), Path(out)
     title, files = DeckOptions.of(nb).title_for(deck), Outputs(deck).files
     install_assets(out.parent)
-    copy_images(nb, deck, out.parent)  # before the fit: it measures the slides with their pictures in
+    # before the fit: it measures the slides with their pictures in
+    copy_images(shown or ShownFiles.of(nb, deck), deck, out.parent)
     if fit:
         from jaxdeck.html.fit import cuts_of, write_cuts
         from jaxdeck.html.fit_tall import blocks_of

@@ -135,12 +135,12 @@ class Session:
     def rebuild(self, fresh: bool = False) -> str:
         """Rebuild after a save (``fresh``: in a new kernel); returns what was done, in words."""
         from jaxdeck.read import deck_to_notebook
-        from jaxdeck.html.export import local_images
+        from jaxdeck.html.shown import ShownFiles
 
         began = time.perf_counter()
         try:
             nb = deck_to_notebook(self.deck, self.root)
-            self.images = [(self.deck.parent / image).resolve() for image in local_images(nb, self.deck)]
+            self.images = [(self.deck.parent / image).resolve() for image in ShownFiles.of(nb, self.deck).local]
             keys = [cell_key(c) for c in code_cells(nb)]
             if fresh:
                 did = self._fresh(nb, use_cache=False)
