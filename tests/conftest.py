@@ -58,16 +58,12 @@ def built_notebooks(tmp_path_factory):
 
 
 def pytest_sessionstart(session):
-    """Under pytest-xdist, with the whole suite to run: every deck in slides/ is built here, in the
-    controller, before any worker starts, side by side as ``make`` builds them.
+    """Under pytest-xdist, with the whole suite to run: every deck in slides/ is executed here,
+    in the controller, before any worker starts, one at a time.
 
-    The execution cache ``make`` left in build/cache/exec is copied in first (its entries are
-    signed by this user and keyed on each deck's code and the kernel environment, so a deck
-    edited since, or another JAX, runs again): the decks' recorded cell times (their budgets)
-    are then the ones ``make`` took on a quiet machine, and a deck whose code is unchanged is
-    not executed twice for one `make && make test`. The suite still executes every deck's
-    every check (tests/test_device_counts.py, tests/test_jax_versions.py). The workers'
-    ``built`` fixture finds the decks built in that shared folder and builds nothing again.
+    The tests that read a deck's recorded cell times (its budgets) then read times taken with
+    the machine's every core and nothing else running; the workers' ``built`` fixture finds the
+    decks built in that shared folder and builds nothing again.
     """
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
@@ -77,10 +73,8 @@ def pytest_sessionstart(session):
         return
     from jaxdeck.build import build
 
-    root = support.shared_folder(config._tmp_path_factory, "build")
-    support.take_make_cache(root)
     with support.session_environment():
-        build(support.DECKS, root)
+        build(support.DECKS, support.shared_folder(config._tmp_path_factory, "build"), jobs=1)
 
 
 #: the shared fixtures that build decks, start a browser or run the benchmarks: a test that takes one is heavy

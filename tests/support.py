@@ -108,17 +108,6 @@ def shared_folder(tmp_path_factory, name: str) -> Path:
     return folder
 
 
-def take_make_cache(root: Path) -> None:
-    """Copy the execution cache and environment probe ``make`` left in the repository's build/
-    into the build folder ``root`` (nothing when there is none)."""
-    import shutil
-
-    for part in ("exec", "env"):
-        made = ROOT / "build" / "cache" / part
-        if made.is_dir():
-            shutil.copytree(made, root / "cache" / part, dirs_exist_ok=True)
-
-
 @contextlib.contextmanager
 def presenting(repo: Path, deck: str):
     """`python -m jaxdeck present DECK --port 0 --no-browser` in ``repo``, as a presenter starts it;
