@@ -2,10 +2,13 @@
 
 The lock installs the newest JAX (the rest of the suite runs on it); a presenter's box may hold any
 JAX in the package's range. Each version here is installed by uv (from its cache after the first
-download) into a venv that sees the project's other packages after it, and each deck is built
-by the CLI in that interpreter, so its kernel runs on that JAX: a cell error or a failed
-claim check fails the build, and the executed notebook must name the version. Parametrised over
-slides/. A slower group of its own: ``-m versions`` runs only it.
+download) into a venv that sees the project's other packages after it, and every deck is built
+by one CLI run in that interpreter, as ``jaxdeck build`` builds a folder of decks: each deck's
+kernel, a fresh one, runs on that JAX, a cell error or a failed claim check fails that deck, and
+the others are built all the same. One test per deck and version reads that deck's share of the
+run: its line in the build's report (executed), and an executed notebook that names the version.
+Parametrised over slides/. A slower group of its own: ``-m versions`` runs only it; under
+pytest-xdist each version's tests keep to one worker, which runs that version's build once.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,9 +27,30 @@ ROOT = Path(__file__).resolve().parent.parent
 UV = ROOT / ".uv" / "bin" / "uv"
 #: the oldest the package admits, and what a typical GPU box's image brings (Python 3.12, CUDA 13)
 VERSIONS = ("0.10.2", "0.11.2")
+#: seconds one version's install may take, and its build of every deck (each cell has its own timeout too)
+INSTALL_S, BUILD_S = 600, 600 + 120 * len(DECKS)
 
 pytestmark = [pytest.mark.versions, pytest.mark.skipif(not DECKS, reason="no decks in slides/"),
-              pytest.mark.skipif(not UV.exists(), reason="no .uv/bin/uv: `make setup` bootstraps it")]
+              pytest.mark.skipif(not UV.exists(), reason="no .uv/bin/uv: `make setup` bootstraps it"),
+              pytest.mark.timeout(INSTALL_S + BUILD_S + 60)]  # the test that comes first waits for both
+
+
+@dataclass(frozen=True)
+class VersionBuild:
+    """One CLI build of every deck at one JAX: where it wrote, its exit status (None: it ran out of
+    time) and what it printed."""
+
+    out: Path
+    returncode: int | None
+    stdout: str
+    stderr: str
+
+    def reported(self, deck: Path) -> list[str]:
+        """The report's lines for ``deck`` (``DECK: executed N cells, HTML`` once it is built)."""
+        return [line for line in self.stdout.splitlines() if line.startswith(f"{deck}: ")]
+
+    def notebook(self, deck: Path) -> Path:
+        return self.out / "notebooks" / f"{deck.stem}.ipynb"
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +66,7 @@ def python_with(tmp_path_factory):
             env = dict(os.environ, UV_PYTHON_DOWNLOADS="never")
             done = subprocess.run([str(UV), "pip", "install", "--quiet", "--python", str(python), "--no-deps",
                                    f"jax=={version}", f"jaxlib=={version}"], env=env, capture_output=True, text=True,
-                                  timeout=600)
+                                  timeout=INSTALL_S)
             assert done.returncode == 0, done.stderr
             see_the_project(python, ROOT)  # the checkout first: jaxdeck and demos as they are here
             made[version] = str(python)
@@ -50,13 +75,41 @@ def python_with(tmp_path_factory):
     return make
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.fixture(scope="session")
+def built_at(python_with, tmp_path_factory):
+    """``built_at(version)``: every deck in slides/ built once by ``jaxdeck build --no-cache --jobs 1`` run
+    in that version's interpreter (each deck in a fresh kernel of its own, one after another, as the
+    tests ran them one deck per run before)."""
+    made: dict[str, VersionBuild] = {}
+
+    def build(version: str) -> VersionBuild:
+        if version not in made:
+            python = python_with(version)
+            out = tmp_path_factory.mktemp(f"build-{version}")
+            env = {k: v for k, v in os.environ.items() if k not in ("JAXDECK_DEVICES", "PYTHONPATH")}
+            try:
+                done = subprocess.run([python, "-m", "jaxdeck", "build", "--no-cache", "--jobs", "1",
+                                       "--out", str(out), *map(str, DECKS)], cwd=ROOT, env=env, capture_output=True,
+                                      text=True, timeout=BUILD_S)
+                made[version] = VersionBuild(out, done.returncode, done.stdout, done.stderr)
+            except subprocess.TimeoutExpired as late:
+                said = lambda s: s.decode(errors="replace") if isinstance(s, bytes) else s or ""  # noqa: E731
+                made[version] = VersionBuild(out, None, said(late.stdout),
+                                             said(late.stderr) + f"\n(the build ran past {BUILD_S} s)")
+        return made[version]
+
+    return build
+
+
+@pytest.mark.parametrize("version", [pytest.param(v, marks=pytest.mark.xdist_group(f"jax-{v}")) for v in VERSIONS])
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
-def test_every_deck_builds_with_every_check_holding_at_this_jax(deck, version, python_with, tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("JAXDECK_DEVICES", "PYTHONPATH")}
-    done = subprocess.run([python_with(version), "-m", "jaxdeck", "build", "--no-cache", "--jobs", "1",
-                           "--out", str(tmp_path / "build"), str(deck)], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    nb = json.loads((tmp_path / "build" / "notebooks" / f"{Path(deck).stem}.ipynb").read_text(encoding="utf-8"))
+def test_every_deck_builds_with_every_check_holding_at_this_jax(deck, version, built_at):
+    run = built_at(version)
+    printed = run.stdout + run.stderr
+    reported = run.reported(deck)
+    # a cell error or a failed check fails this deck alone: no report line, its error in what the build printed
+    assert reported and reported[0].startswith(f"{deck}: executed "), printed
+    # a build that failed although every deck was built (a bug after the last deck) fails every deck's test
+    assert run.returncode == 0 or not all(run.reported(d) for d in DECKS), printed
+    nb = json.loads(run.notebook(deck).read_text(encoding="utf-8"))
     assert nb["metadata"]["jaxdeck_build"]["provenance"]["jax"] == version
