@@ -317,6 +317,27 @@ def banner() -> Banner:
                   timestamp=utc_now(), devices=[str(d) for d in devices])
 
 
+# ---------------------------------------------------------------------------- implicit transfers
+
+def flagged_transfer(thunk) -> str | None:
+    """Which implicit transfer ``jax.transfer_guard("disallow")`` refuses in ``thunk()``:
+    ``"host-to-device"``, ``"device-to-host"`` or ``"device-to-device"``; ``None`` when it runs
+    without one. The guard says so only in its error message, which this reads so a slide need not."""
+    import re
+
+    import jax
+
+    try:
+        with jax.transfer_guard("disallow"):
+            thunk()
+    except jax.errors.JaxRuntimeError as err:
+        said = re.search(r"Disallowed (\S+) transfer", str(err))
+        if said is None:
+            raise
+        return said.group(1)
+    return None
+
+
 # ---------------------------------------------------------------------------- machine balance
 
 def matmul_precision_label(backend: str, precision: str = "default") -> str:

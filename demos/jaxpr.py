@@ -28,11 +28,12 @@ from ._jaxpr.hlo_text import (
     stablehlo_ops,
 )
 from ._jaxpr.lexers import IRLexer, JaxprLexer
+from ._jaxpr.program import Program, read_program
 from ._jaxpr.views import HloDiff, HloView, JaxprView, Residuals
 
 __all__ = [
     "Collective", "HloComputation", "HloDiff", "HloInstruction", "HloView", "IRLexer", "JaxprLexer", "JaxprView", "Kernel",
-    "Residuals", "canonical", "clean_hlo", "collectives", "diff", "hlo", "kernels_of", "parse_hlo", "replica_groups", "residuals", "show",
+    "Program", "Residuals", "canonical", "clean_hlo", "collectives", "diff", "hlo", "kernels_of", "parse_hlo", "program", "replica_groups", "residuals", "show",
     "stablehlo_ops",
 ]
 
@@ -74,6 +75,24 @@ def hlo(fn: Callable, *args, stage: str = "lowered", clean: bool = True, **kwarg
         return HloView("lowered", raw, raw, f"StableHLO of {name} (before XLA optimisation)")
     raw = lowered.compile().as_text()
     return HloView("optimized", clean_hlo(raw) if clean else raw, raw, f"optimised HLO of {name} (after XLA)")
+
+
+def program(fn, *args, **kwargs) -> Program:
+    """What XLA compiled ``fn(*args, **kwargs)`` into: its collectives (with shapes and device
+    groups), kernels, fusions, constants and library calls, read from the optimised HLO.
+
+    ``fn`` is a function (jitted if it is not already), a ``Lowered`` or ``Compiled`` stage, or
+    the optimised HLO text itself.
+    """
+    if isinstance(fn, str):
+        return read_program(fn)
+    name = getattr(fn, "__name__", None)
+    stage = fn
+    if callable(getattr(stage, "lower", None)) or not callable(getattr(stage, "as_text", None)):
+        stage = _jitted(fn).lower(*args, **kwargs)  # a function: lower it for these arguments
+    if callable(getattr(stage, "compile", None)):
+        stage = stage.compile()  # a Lowered stage: XLA's optimised program is the compiled one
+    return read_program(stage.as_text(), name or "program")
 
 
 def _cost_dict(obj) -> dict:

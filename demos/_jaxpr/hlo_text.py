@@ -100,6 +100,7 @@ class HloInstruction:
     attrs: str
     root: bool = False
     shape: str = ""          # the result type as written: ``f32[2,4]{1,0}``, or a tuple's ``(...)``
+    line: str = ""           # the instruction as XLA wrote it, stripped
 
 
 @dataclass
@@ -107,6 +108,11 @@ class HloComputation:
     name: str
     entry: bool
     instructions: list = field(default_factory=list)
+    lines: list = field(default_factory=list)  # the computation's text, header to closing brace
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
 
 
 def _split_instruction(line: str) -> HloInstruction | None:
@@ -122,7 +128,7 @@ def _split_instruction(line: str) -> HloInstruction | None:
     op = re.match(r"\s*([\w\-]+)\(", rest)
     if not op:
         return None
-    return HloInstruction(m.group(2), op.group(1), rest[op.end():], bool(m.group(1)), shape)
+    return HloInstruction(m.group(2), op.group(1), rest[op.end():], bool(m.group(1)), shape, line.strip())
 
 
 def _closing(text: str, start: int, open_: str = "{", close: str = "}") -> int:
@@ -141,13 +147,16 @@ def parse_hlo(text: str) -> list[HloComputation]:
     for line in text.splitlines():
         header = re.match(r"^(ENTRY\s+)?%?([\w.\-]+)\s*\(.*\)\s*->\s*.*\{\s*$", line)
         if header:
-            current = HloComputation(header.group(2), bool(header.group(1)))
+            current = HloComputation(header.group(2), bool(header.group(1)), lines=[line])
             comps.append(current)
             continue
         if line.startswith("}"):
+            if current is not None:
+                current.lines.append(line)
             current = None
             continue
         if current is not None:
+            current.lines.append(line)
             ins = _split_instruction(line)
             if ins:
                 current.instructions.append(ins)
@@ -286,6 +295,12 @@ def collectives(module_text: str) -> list[Collective]:
     """Every collective of an optimised HLO module, in program order (an async start and its done once)."""
     found = []
     for comp in parse_hlo(module_text):
+        done_shape = {}  # an async start's result is its done's: an all-gather-start's own is (operand, result)
+        for ins in comp.instructions:
+            if ins.opcode.endswith("-done"):
+                started = re.search(r"%?([\w.\-]+)\)", ins.attrs)
+                if started:
+                    done_shape[started.group(1)] = ins.shape
         for ins in comp.instructions:
             op = ins.opcode.removesuffix("-start")
             if op not in COLLECTIVES or ins.opcode.endswith("-done"):
@@ -300,6 +315,6 @@ def collectives(module_text: str) -> list[Collective]:
                     spelled = re.match(r"(mesh\[[^\]]*\]\s*\{[^}]*\}|\[[\d,]+\]<=\[[\d,]+\](?:T\([\d,]+\))?|[^,\s]+)",
                                        rest).group(1)
             groups = () if spelled in ("", "{}") else replica_groups(spelled)
-            shape = re.sub(r"\{[^}]*\}|/\*.*?\*/", "", ins.shape)  # layouts and index comments out
+            shape = re.sub(r"\{[^}]*\}|/\*.*?\*/", "", done_shape.get(ins.name, ins.shape))  # layouts, index comments out
             found.append(Collective(op, shape, groups, spelled))
     return found

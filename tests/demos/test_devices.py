@@ -10,6 +10,8 @@ import sys
 import textwrap
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 import pytest
 
 from demos import devices
@@ -194,3 +196,17 @@ def test_balance_at_highest_precision_says_so():
     assert "precision=HIGHEST" in str(b) and "precision=HIGHEST" in b._repr_html_()
     with pytest.raises(ValueError):
         devices.balance(precision="tf32")
+
+
+def test_flagged_transfer_names_the_direction_the_guard_refuses():
+    x, two = jnp.ones(3), jnp.float32(2)          # made before the guard: on the device
+    assert devices.flagged_transfer(lambda: x + np.ones(3, "f4")) == "host-to-device"
+    assert devices.flagged_transfer(lambda: x * 2.0) == "host-to-device"   # a Python scalar is copied too
+    assert devices.flagged_transfer(lambda: x * two) is None
+    d2h = None if jax.default_backend() == "cpu" else "device-to-host"     # a CPU array already lives on the host
+    assert devices.flagged_transfer(lambda: float(x.sum())) == d2h
+
+
+def test_flagged_transfer_lets_other_errors_through():
+    with pytest.raises(ZeroDivisionError):
+        devices.flagged_transfer(lambda: 1 / 0)

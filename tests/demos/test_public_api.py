@@ -13,9 +13,10 @@ PUBLIC = {
                      "Verdict", "verdict_from_ratios", "FIGURES", "DEFAULT_BUDGET_S", "DEFAULT_REPEAT"],
     "demos.tracing": ["watch", "explain", "Watched", "CompileLog", "describe_args", "signature_diff"],
     "demos.jaxpr": ["show", "hlo", "diff", "residuals", "clean_hlo", "parse_hlo", "kernels_of", "canonical", "collectives",
+                    "program", "Program",
                     "JaxprLexer", "IRLexer", "HloDiff"],
     "demos.widgets": ["size_explorer", "retrace_explorer", "svg_lines", "STATIC", "PY_FLOAT"],
-    "demos.devices": ["banner", "pick", "balance", "simulate_cpu_devices", "gpu_memory"],
+    "demos.devices": ["banner", "pick", "balance", "simulate_cpu_devices", "gpu_memory", "flagged_transfer"],
 }
 
 
