@@ -13,6 +13,9 @@ with the executed notebook this reports (each kind registered in :data:`CHECKS`)
 - ``notes``: slides without speaker notes (the handout would be empty there), but those whose
   heading says they need none (``## Questions? {.no-notes}``);
 - ``round-trip``: lines jupytext would write another way (a live edit would rewrite them);
+- ``code-length``: shown code cells longer than the deck's line limit (14, or ``max_code_lines``
+  in the header): at the theme's size a room reads about that many; in a document without slide
+  markers only when its header sets the limit (the auto-fit splits long code there);
 - ``budget``: code cells slower than the deck's budget (2 s, or ``budget_s`` in the
   header), unless tagged ``slow`` or ``setup``;
 - ``image``: images that failed to load.
@@ -29,9 +32,10 @@ from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, ope
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
+from jaxdeck.html.myst.tags import cell_view
 from jaxdeck.markers import NO_NOTES, NOTE_PREFIX
 from jaxdeck.options import DeckOptions
-from jaxdeck.records import BuildRecord, cell_info
+from jaxdeck.records import OPTIONS_KEY, BuildRecord, cell_info
 from jaxdeck.read.source import round_trip_difference
 from jaxdeck.read.structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count, slides_with_class
 
@@ -62,6 +66,7 @@ CHECKS = {c.kind: c for c in (
     Check("code-width", "browser", "lines wider than their frame that cannot wrap (an output's, a listing's)"),
     Check("notes", "notebook", "slides without speaker notes (the handout would be empty there)"),
     Check("round-trip", "notebook", "lines jupytext writes another way (a live edit would rewrite them)"),
+    Check("code-length", "notebook", "shown code cells longer than the deck's line limit (max_code_lines, 14)"),
     Check("budget", "notebook", "code cells slower than the deck's budget, unless tagged slow or setup"),
     Check("image", "browser", "images that failed to load"),
 )}
@@ -146,12 +151,30 @@ def over_budget(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) ->
     return problems
 
 
+def too_long(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) -> list[Problem]:
+    limit = DeckOptions.of(nb).max_code_lines
+    if BuildRecord.of(nb).marker_mode is False and "max_code_lines" not in nb.metadata.get(OPTIONS_KEY, {}):
+        return []  # a document without slide markers: the auto-fit splits its long code at statements
+    problems = []
+    for cell in nb.cells:
+        if cell.cell_type != "code" or not cell_view(cell).input_on_slide:
+            continue
+        count = len(cell.source.rstrip().splitlines())
+        if count > limit:
+            info = cell_info(cell)
+            problems.append(Problem(info.get("slide"), "code-length",
+                                    f"a code cell of {count} lines, over the deck's {limit}; split the slide, or move "
+                                    "setup into a cell tagged 'remove-cell' and helpers into a module "
+                                    "(max_code_lines in the header sets the limit)", str(deck), info.get("line")))
+    return problems
+
+
 #: the checks read from the executed notebook alone
-NOTEBOOK_CHECKS = (missing_notes, round_trip, over_budget)
+NOTEBOOK_CHECKS = (missing_notes, round_trip, too_long, over_budget)
 
 
 def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
-    """What the executed notebook alone tells: missing notes, lines jupytext rewrites, cells over budget."""
+    """What the executed notebook alone tells: missing notes, lines jupytext rewrites, code too long, cells over budget."""
     lines = slide_lines(nb)
     return [problem for found in NOTEBOOK_CHECKS for problem in found(deck, nb, lines)]
 

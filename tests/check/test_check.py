@@ -126,3 +126,59 @@ def test_every_kind_of_problem_is_a_registered_check():
     assert {c.where for c in CHECKS.values()} == {"browser", "notebook"}
     with pytest.raises(ValueError, match="not a registered check"):
         Problem(1, "spelling", "a kind nobody registered")
+
+
+def _code(lines: int, fence: str = "```python") -> str:
+    return fence + "\n" + "\n".join(f"x{i} = {i}" for i in range(lines)) + "\n```\n"
+
+
+@pytest.mark.parametrize("header, lines, long", [
+    ("", 14, False),                                  # the default limit, met
+    ("", 15, True),
+    ("    max_code_lines: 16\n", 15, False),         # the header's own limit
+    ("    max_code_lines: 10\n", 12, True),
+])
+def test_a_shown_code_cell_over_the_line_limit_is_reported_at_its_line(write_deck, header, lines, long):
+    from jaxdeck.check.deck import notebook_problems
+    from jaxdeck.read import deck_to_notebook
+
+    head = f"---\njupyter:\n  jaxdeck:\n{header}    title: T\n---\n\n" if header else ""
+    deck = write_deck(head + "# Talk\n\nNote: said.\n\n---\n\n## Code\n\nNote: n.\n\n" + _code(lines))
+    at = deck.read_text().splitlines().index("```python") + 1
+    found = [p for p in notebook_problems(deck, deck_to_notebook(deck)) if p.kind == "code-length"]
+    assert [(p.slide, p.line) for p in found] == ([(2, at)] if long else []), found
+    if long:
+        assert f"a code cell of {lines} lines, over the deck's " in found[0].message
+        assert "remove-cell" in found[0].message and "max_code_lines" in found[0].message
+
+
+@pytest.mark.parametrize("fence", ['```python tags=["check"]', '```python tags=["remove-cell"]',
+                                   '```python tags=["remove-input"]', '```python tags=["hide-input"]'])
+def test_code_the_slide_does_not_show_has_no_line_limit(write_deck, fence):
+    from jaxdeck.check.deck import notebook_problems
+    from jaxdeck.read import deck_to_notebook
+
+    deck = write_deck("# Talk\n\nNote: said.\n\n```python\nx = 1\n```\n\n" + _code(30, fence))
+    assert not [p for p in notebook_problems(deck, deck_to_notebook(deck)) if p.kind == "code-length"]
+
+
+def test_a_document_without_slide_markers_is_held_to_a_line_limit_only_its_header_sets(write_deck):
+    from jaxdeck.check.deck import notebook_problems
+    from jaxdeck.read import deck_to_notebook
+
+    body = "# A tutorial\n\nSome prose.\n\n" + _code(20)
+    deck = write_deck(body)
+    assert not [p for p in notebook_problems(deck, deck_to_notebook(deck)) if p.kind == "code-length"]
+    deck = write_deck("---\njupyter:\n  jaxdeck:\n    max_code_lines: 18\n---\n\n" + body)
+    assert [p.kind for p in notebook_problems(deck, deck_to_notebook(deck))] == ["code-length"]
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "true", "12.5"])
+def test_a_line_limit_that_is_not_a_positive_count_stops_the_read_at_its_line(write_deck, value):
+    from jaxdeck.errors import DeckError
+    from jaxdeck.read import deck_to_notebook
+
+    deck = write_deck(f"---\njupyter:\n  jaxdeck:\n    max_code_lines: {value}\n---\n\n# T\n\nNote: n.\n")
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(deck)
+    assert caught.value.line == 4 and "max_code_lines" in str(caught.value)
