@@ -21,7 +21,7 @@ TYPES: dict[str, type | tuple[type, ...]] = {
     "slide_number": (bool, str), "timeout": (int, float), "budget_s": (int, float),
     "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float), "strict": bool, "allow_errors": bool,
     "footer": str, "logo": str,
-    "tools": bool, "chalkboard_in_pdf": bool, "incremental": bool,
+    "tools": bool, "chalkboard_in_pdf": bool, "incremental": bool, "max_code_lines": int,
 }
 
 #: the notebook metadata keys (a Markdown header's ``jupyter:`` mapping, a MyST header's root) that
@@ -60,6 +60,7 @@ class DeckOptions:
     timeout: float | None = None
     budget_s: float = 2.0
     max_output_mb: float = 4.0         # a code cell's outputs beyond this are cut, and the slide says so
+    max_code_lines: int = 14           # a shown code cell longer than this is a `check` problem: a room can't read it
     duration: float | None = None      # the talk's length in minutes, for the rehearsal's clock
     words_per_minute: int = 130        # the presenter's pace, for the rehearsal's clock
     strict: bool = False               # a warning (an image that cannot be fetched) stops the build

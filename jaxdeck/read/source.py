@@ -206,7 +206,7 @@ def _check_options(path: Path, line: int, options, lines: dict[str, tuple[int, o
         if not isinstance(value, TYPES[key]):
             raise DeckError(path, at, f"deck option '{key}' has the wrong type ({type(value).__name__})",
                             "see slides/README.md for the deck options")
-        if key in ("duration", "words_per_minute", "max_output_mb") and (isinstance(value, bool) or value <= 0):
+        if key in ("duration", "words_per_minute", "max_output_mb", "max_code_lines") and (isinstance(value, bool) or value <= 0):
             raise DeckError(path, at, f"deck option '{key}' must be a positive number, not {value!r}",
                             "see slides/README.md for what it means")
         if key == "theme" and is_theme_file(value):
