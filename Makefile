@@ -100,8 +100,8 @@ extension: $(LIVE_BUILT)
 slides: setup ## convert + execute + export HTML: build/notebooks/NAME.ipynb, build/html/NAME.html [SINGLE=1: and build/single/NAME.html]
 	$(PY) -m jaxdeck build $(if $(SINGLE),--self-contained,) $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
 
-pdf: setup ## slides PDF and handout PDF: build/pdf/NAME.pdf, build/pdf/NAME-handout.pdf [FROZEN=gpu/h100: with the outputs executed there]
-	$(if $(FROZEN),$(PY) -m jaxdeck build --frozen $(FROZEN) --pdf $(DECKS),$(PY) -m jaxdeck pdf $(DECKS))
+pdf: setup ## slides PDF and handout PDF: build/pdf/NAME.pdf, build/pdf/NAME-handout.pdf [FROZEN=gpu/h100: with the outputs executed there] [HANDOUT_PER_PAGE=1|2|3] [PAPER=a4|letter]
+	$(if $(FROZEN),$(PY) -m jaxdeck build --frozen $(FROZEN) --pdf,$(PY) -m jaxdeck pdf) $(if $(HANDOUT_PER_PAGE),--handout-per-page $(HANDOUT_PER_PAGE),) $(if $(PAPER),--paper $(PAPER),) $(DECKS)
 
 article: setup ## the talk as a readable page, notes as prose: build/article/NAME.html [DECK=NAME] [PDF=1: and NAME.pdf]
 	$(PY) -m jaxdeck build --article $(if $(PDF),--pdf,) $(if $(JOBS),--jobs $(JOBS),) $(DECKS)

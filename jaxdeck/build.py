@@ -27,6 +27,7 @@ from jaxdeck import atomic, stamps, trust
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import ARTICLE_PDF, BUILD, Outputs
 from jaxdeck.errors import DeckError, DecksFailed, display_path
+from jaxdeck.pdf.layout import HandoutFlags
 from jaxdeck.progress import Progress
 from jaxdeck.records import OPTIONS_KEY, BuildRecord
 
@@ -82,14 +83,16 @@ def kept(err: DeckError, where: Path) -> DeckError:
 def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
                printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None,
-               cpus: frozenset[int] | None = None, strict: bool = False, allow_errors: bool = False) -> Built:
+               cpus: frozenset[int] | None = None, strict: bool = False, allow_errors: bool = False,
+               flags: HandoutFlags | None = None) -> Built:
     """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
 
     Earlier artefacts stay until each is replaced, and each gets its record of inputs.
     With a ``printer`` (:class:`jaxdeck.pdf.printer.BackgroundPrinter`) the PDFs are printed.
     ``cpus`` is the deck's share of the machine when decks are built side by side; with
     ``strict`` a warning of the reader (an image it cannot fetch) is an error; with
-    ``allow_errors`` a cell's error is shown on its slide and listed as a warning.
+    ``allow_errors`` a cell's error is shown on its slide and listed as a warning; ``flags`` lay
+    the handout out for this run (``jaxdeck pdf --handout-per-page N --paper NAME``).
     """
     import nbformat
 
@@ -170,7 +173,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     if plan.pdfs and printer is not None:
         if shown:
             shown.stage(name, "pdf")
-        printed = printer.print_pdfs(executed, outputs.html, outputs, parts=plan.pdfs)
+        printed = printer.print_pdfs(executed, outputs.html, outputs, parts=plan.pdfs, flags=flags)
         html = stamps.load(outputs.html)
         for kind in plan.pdfs:
             if kind == ARTICLE_PDF:
@@ -178,7 +181,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                 if article is not None:
                     stamps.save(outputs.article_pdf, sources.article_pdf_inputs(article))
             elif html is not None:
-                stamps.save(getattr(outputs, kind), sources.pdf_inputs(kind, html, deck))
+                stamps.save(getattr(outputs, kind), sources.pdf_inputs(kind, html, deck, flags))
     t_pdf = time.perf_counter()
     seconds = StageSeconds(t_convert - clock, t_execute - t_convert, t_html - t_execute,
                            t_pdf - t_html if printer is not None and plan.pdfs else None)
@@ -233,7 +236,8 @@ JOB_MEMORY = 3 * 2**30
 def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
           frozen: str | Path | None = None, pdf: bool = False, force: bool = False, reprint: bool = False,
           execution: bool = True, report=None, jobs: int | None = None, strict: bool = False,
-          allow_errors: bool = False, single: bool = False, article: bool = False) -> list[Built]:
+          allow_errors: bool = False, single: bool = False, article: bool = False,
+          flags: HandoutFlags | None = None) -> list[Built]:
     """Build every deck's out-of-date artefacts, ``jobs`` decks at a time (default :func:`default_jobs`).
 
     ``pdf=True`` prints the PDFs as well, in one browser that starts while the first decks run
@@ -243,6 +247,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     ``single=True`` (``--self-contained``) also makes ``single/NAME.html``, the deck in one file
     (:mod:`jaxdeck.html.single`); ``article=True`` (``--article``) ``article/NAME.html``, the talk as a
     readable page (:mod:`jaxdeck.article`), and with ``pdf`` its PDF. ``strict=True`` makes the reader's warnings errors (:func:`jaxdeck.read.deck_to_notebook`).
+    ``flags`` lay the handouts out for this run, over their headers (:class:`jaxdeck.pdf.layout.HandoutFlags`).
     ``report(built)`` is called for each deck in the order given, as soon as it and every deck
     before it are done; decks that are up to date show no progress.
 
@@ -258,7 +263,8 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     atomic.sweep(root)  # what an interrupted earlier build was writing
     sources = stamps.Sources(root)
     plans = [stamps.plan(deck, Outputs(deck, root), sources, pdf=pdf, force=force, reprint=reprint, rerun=not cache,
-                         frozen=frozen, execution=execution, single=single, article=article) for deck in decks]
+                         frozen=frozen, execution=execution, single=single, article=article, flags=flags)
+             for deck in decks]
     todo = [p for p in plans if not p.fresh]
     if jobs is None:
         from jaxdeck.execute.fingerprint import accelerator_nodes, known_environment
@@ -303,7 +309,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
                 try:
                     done = build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
                                       plan=p, sources=sources, cpus=share, strict=strict,
-                                      allow_errors=allow_errors)
+                                      allow_errors=allow_errors, flags=flags)
                 finally:
                     if share is not None:
                         shares.put(share)

@@ -22,7 +22,10 @@ TYPES: dict[str, type | tuple[type, ...]] = {
     "duration": (int, float), "words_per_minute": int, "max_output_mb": (int, float), "strict": bool, "allow_errors": bool,
     "footer": str, "logo": str,
     "tools": bool, "chalkboard_in_pdf": bool, "incremental": bool, "max_code_lines": int,
+    "handout_per_page": int, "paper": str,
 }
+#: options a header may give only one of a few values (checked when the deck is read; the first is the default)
+CHOICES: dict[str, tuple] = {"handout_per_page": (1, 2, 3), "paper": ("a4", "letter")}
 
 #: the notebook metadata keys (a Markdown header's ``jupyter:`` mapping, a MyST header's root) that
 #: jaxdeck, jupytext, Jupyter and RISE read: a key close to one of them is a typo, and an error
@@ -70,6 +73,8 @@ class DeckOptions:
     tools: bool = True                 # reveal.js's search, zoom, menu and chalkboard on the slides
     chalkboard_in_pdf: bool = False    # the chalkboard stays in reveal.js's print view (drawings printed)
     incremental: bool = False          # every list on the slides steps in item by item ({.nonincremental} keeps one whole)
+    handout_per_page: int = 1          # slides on each handout page, each with its notes (1, 2 or 3)
+    paper: str = "a4"                  # the handout's and the article PDF's paper (a4 or letter)
 
     @classmethod
     def of(cls, metadata: Mapping[str, Any] | DeckOptions | None) -> DeckOptions:

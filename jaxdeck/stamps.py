@@ -12,7 +12,8 @@ and the digests of what it was made from:
   live-only files, and the versions of the npm packages copied beside it), the exporter's
   code and versions, and the images the deck shows;
 - each PDF: the HTML's digest and its inputs, the print styles (for the handout also its
-  styles and template), the printer's code and the deck path the handout names;
+  styles and template, and the layout flags of ``jaxdeck pdf`` when given), the printer's code
+  and the deck path the handout names;
 - the self-contained file (``--self-contained``): the HTML's digest, the digest of every file
   it inlined, the theme's files that serve run-time loads, and its code;
 - the article (``--article``): the executed notebook's digest, the look and the article's own
@@ -37,11 +38,15 @@ import json
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jaxdeck.execute import fingerprint
 from jaxdeck.html.assets import NODE_MODULES, NPM_FILES, THEMES
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import ARTICLE_PDF, Outputs
+
+if TYPE_CHECKING:
+    from jaxdeck.pdf.layout import HandoutFlags
 
 SCHEMA = 1
 PACKAGE = Path(__file__).resolve().parent
@@ -64,7 +69,8 @@ CODE = {
              "read/structure.py",
              "read/formats.py", "markers.py", "html/loads.py", "read/contained.py", "html/menu.py",
              "records.py", "places.py"),
-    "pdf": ("pdf/export.py", "browser.py", "read/structure.py", "read/formats.py", "markers.py", "records.py",
+    "pdf": ("pdf/export.py", "pdf/layout.py", "browser.py", "read/structure.py", "read/formats.py", "markers.py",
+            "records.py",
             "html/loads.py", "read/contained.py",
             "options.py", "html/__init__.py", "html/assets.py", "html/fit_record.py", "html/markdown.py",
             "html/myst/syntax.py", "places.py"),
@@ -250,9 +256,12 @@ class Sources:
         return {"notebook": notebook_sha, "look": self.look, "code": self.code["html"],
                 "images": {image: file_sha(deck.parent / image) for image in sorted(set(images))}}
 
-    def pdf_inputs(self, kind: str, html: dict, deck: Path) -> dict:
-        return {"html": html["sha256"], "html_inputs": fingerprint.digest(html["inputs"]), "print": self.print_styles[kind],
-                "code": self.code["pdf"], "source": str(deck)}
+    def pdf_inputs(self, kind: str, html: dict, deck: Path, flags: HandoutFlags | None = None) -> dict:
+        """A PDF's inputs; the handout's also the layout flags given for this run (the header's are in the HTML's)."""
+        inputs = {"html": html["sha256"], "html_inputs": fingerprint.digest(html["inputs"]),
+                  "print": self.print_styles[kind], "code": self.code["pdf"], "source": str(deck)}
+        given = flags.given() if flags is not None and kind == "handout" else {}
+        return {**inputs, "flags": given} if given else inputs
 
     def article_inputs(self, notebook_sha: str | None, deck: Path, images) -> dict:
         return {"notebook": notebook_sha, "look": self.article_look, "code": self.code["article"],
@@ -345,14 +354,15 @@ class Plan:
 
 def plan(deck: Path, outputs: Outputs, sources: Sources, *, pdf: bool = False, force: bool = False,
          reprint: bool = False, rerun: bool = False, frozen: str | Path | None = None, execution: bool = True,
-         single: bool = False, article: bool = False) -> Plan:
+         single: bool = False, article: bool = False, flags: HandoutFlags | None = None) -> Plan:
     """What to rebuild of ``deck``: each artefact whose record is missing or whose inputs changed.
 
     ``single`` asks for the self-contained file too (``--self-contained``), ``article`` the article
     (``--article``; with ``pdf`` its PDF too, planned in ``pdfs`` as :data:`ARTICLE_PDF`).
     ``force`` rebuilds all, ``reprint`` the PDFs; ``rerun`` (``--no-cache``) always executes;
     ``execution=False`` judges the executed notebook by the deck alone, not by where its outputs
-    came from (``jaxdeck pdf`` and ``check`` keep outputs taken with ``--frozen``).
+    came from (``jaxdeck pdf`` and ``check`` keep outputs taken with ``--frozen``); ``flags``
+    (``jaxdeck pdf --handout-per-page N --paper NAME``) reprint a handout printed otherwise.
     """
     pdfs = PDFS if pdf else ()
     everything = pdfs + ((ARTICLE_PDF,) if article and pdf else ())
@@ -370,7 +380,7 @@ def plan(deck: Path, outputs: Outputs, sources: Sources, *, pdf: bool = False, f
     stale = []
     for kind in pdfs:
         record = load(getattr(outputs, kind))
-        if reprint or record is None or record["inputs"] != sources.pdf_inputs(kind, html, deck):
+        if reprint or record is None or record["inputs"] != sources.pdf_inputs(kind, html, deck, flags):
             stale.append(kind)
     return Plan(deck, outputs, False, False, tuple(stale) + article_pdf, single and not single_holds(sources, html, outputs),
                 made_article)

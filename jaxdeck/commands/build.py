@@ -22,6 +22,7 @@ from pathlib import Path
 from jaxdeck.cli import deck_arguments
 from jaxdeck.decks import Outputs, find_decks
 from jaxdeck.errors import DeckError
+from jaxdeck.pdf.layout import add_flags, flags_of
 
 
 def add_arguments(command) -> None:
@@ -35,6 +36,7 @@ def add_arguments(command) -> None:
                               "code cells must match")
     command.add_argument("--pdf", action="store_true",
                          help="print build/pdf/NAME.pdf and NAME-handout.pdf too (the browser starts while decks run)")
+    add_flags(command)
     command.add_argument("--self-contained", dest="single", action="store_true",
                          help="write build/single/NAME.html too: the deck in one HTML file, every asset inlined, "
                               "that presents offline from a folder of its own")
@@ -84,7 +86,8 @@ def build_decks(decks: list[Path], root: Path, *, pdf: bool = False, **options):
         except DeckError as missing:
             reprint = options.pop("reprint", False)
             built = build(decks, root, pdf=False, **options)
-            if reprint or options.get("force") or _pdfs_wanted(decks, root, options.get("article", False)):
+            if reprint or options.get("force") or _pdfs_wanted(decks, root, options.get("article", False),
+                                                               options.get("flags")):
                 reason = missing.message.split(" (needed")[0]
                 raise DeckError(None, None, f"{reason}, so no PDFs were printed (notebooks and HTML are built)",
                                 missing.hint) from None
@@ -92,13 +95,14 @@ def build_decks(decks: list[Path], root: Path, *, pdf: bool = False, **options):
     return build(decks, root, pdf=pdf, **options)
 
 
-def _pdfs_wanted(decks: list[Path], root: Path, article: bool = False) -> bool:
-    """Whether any deck's PDFs (with ``article``, its article's too) are missing or out of date."""
+def _pdfs_wanted(decks: list[Path], root: Path, article: bool = False, flags=None) -> bool:
+    """Whether any deck's PDFs (with ``article``, its article's too; its handout laid out as ``flags``
+    say) are missing or out of date."""
     from jaxdeck import stamps
 
     sources = stamps.Sources(root)
-    return any(stamps.plan(deck, Outputs(deck, root), sources, pdf=True, execution=False, article=article).pdfs
-               for deck in decks)
+    return any(stamps.plan(deck, Outputs(deck, root), sources, pdf=True, execution=False, article=article,
+                           flags=flags).pdfs for deck in decks)
 
 
 def run(args) -> int:
@@ -107,7 +111,7 @@ def run(args) -> int:
         args.force = args.force or bool(warned(decks, args.out))
     build_decks(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
                 force=args.force, report=report, jobs=args.jobs, strict=args.strict, allow_errors=args.allow_errors,
-                single=args.single, article=args.article)
+                single=args.single, article=args.article, flags=flags_of(args))
     return 0
 
 

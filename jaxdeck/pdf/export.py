@@ -7,15 +7,17 @@ Nothing is cut silently: long code lines wrap (themes/jaxdeck/static/print.css)
 and a slide taller or wider than its page is scaled down to fit (``jaxdeck check``
 reports such slides, with how many pixels they overflow).
 
-``build/pdf/NAME-handout.pdf`` is A4 portrait: a title page with the deck's
-metadata and the machine its outputs were produced on, then per slide the slide
-exactly as it is printed in the slides PDF (the same laid-out page, shrunk to the
-paper's width: text stays text), followed by its speaker notes (so a PDF text
-extractor reads them, in order). Page headers carry the deck title and page number;
-each slide's page starts with its slide number.
+``build/pdf/NAME-handout.pdf`` is portrait, on A4 or Letter (the header's ``paper``): a title
+page with the deck's metadata and the machine its outputs were produced on, then per slide
+the slide exactly as it is printed in the slides PDF (the same laid-out page, shrunk: text
+stays text) with its speaker notes (so a PDF text extractor reads them, in order). One slide
+a page, its notes beneath, or (``handout_per_page: 2`` or ``3``, :mod:`jaxdeck.pdf.layout`)
+two or three a page, each slide with its notes beside it and, when longer, beneath it; a slide
+and its notes are kept on one page where they fit. Page headers carry the deck title and page
+number; each slide starts with its slide number.
 
 ``build/article/NAME.pdf`` (``build --article --pdf``) is the article (:mod:`jaxdeck.article`)
-printed on A4 as its own print styles lay it out, with the handout's page header.
+printed on the header's paper as its own print styles lay it out, with the handout's page header.
 
 The same browser page produces both deck files: the print view is laid out once,
 printed as slides, then restyled as the handout and printed again. The scripts it runs
@@ -41,6 +43,7 @@ from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, new
 from jaxdeck.decks import ARTICLE_PDF, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
+from jaxdeck.pdf.layout import PAPERS, HandoutFlags, HandoutLayout
 from jaxdeck.records import BuildRecord
 from jaxdeck.html.fit_record import read_cuts
 from jaxdeck.html.loads import at_copies
@@ -166,38 +169,40 @@ def handout_parts(nb: nbformat.NotebookNode, slides: list[int], source: str) -> 
                       for number, is_first in zip(slides, first)]}
 
 
-def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str) -> bytes:
-    """The A4 handout, printed from the same laid-out print view as the slides PDF."""
-    title = DeckOptions.of(nb).title_for(source)
-    run_script(page, "handout.js", handout_parts(nb, page_slides(page), source))
-    add_style(page, HANDOUT_CSS.read_text(encoding="utf-8"))
-    return print_pdf(page, format="A4", print_background=True, display_header_footer=True, prefer_css_page_size=False,
-                    header_template=header_template(f"{title} (handout)"), footer_template="<span></span>",
-                    margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
+def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str, flags: HandoutFlags | None = None) -> bytes:
+    """The handout, printed from the same laid-out print view as the slides PDF, laid out as the
+    header says (:class:`HandoutLayout`), or as ``flags`` say for this run."""
+    options = DeckOptions.of(nb)
+    layout = HandoutLayout.of(options, flags)
+    add_style(page, HANDOUT_CSS.read_text(encoding="utf-8"))  # the script sizes slides to the frames it lays out
+    run_script(page, "handout.js", {**handout_parts(nb, page_slides(page), source), "layout": layout.page()})
+    return print_pdf(page, print_background=True, display_header_footer=True, prefer_css_page_size=False,
+                     header_template=header_template(f"{options.title_for(source)} (handout)"),
+                     footer_template="<span></span>", **layout.paper.print_options())
 
 
 def print_article(browser, article: Path, nb: nbformat.NotebookNode, source: str) -> bytes:
-    """The article (``jaxdeck.article``) on A4, as its print styles lay it out, once its math is typeset;
-    the title and page number in the header, as on the handout."""
+    """The article (``jaxdeck.article``) on the header's paper, as its print styles lay it out, once its
+    math is typeset; the title and page number in the header, as on the handout."""
     if not Path(article).is_file():
         raise DeckError(article, None, "no article to print", "build it with `jaxdeck build --article`")
     with new_page(browser, Path(article).resolve().as_uri(), "article-ready.js", 1280, 720, ready_s=20) as page:
         fonts_ready(page)
-        return print_pdf(page, format="A4", print_background=True, display_header_footer=True,
-                         prefer_css_page_size=False,
-                         header_template=header_template(DeckOptions.of(nb).title_for(source)),
-                         footer_template="<span></span>",
-                         margin={"top": "18mm", "bottom": "14mm", "left": "16mm", "right": "16mm"})
+        options = DeckOptions.of(nb)
+        return print_pdf(page, print_background=True, display_header_footer=True, prefer_css_page_size=False,
+                         header_template=header_template(options.title_for(source)),
+                         footer_template="<span></span>", **PAPERS[options.paper].print_options())
 
 
 def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser=None,
-                parts: tuple[str, ...] = ("pdf", "handout")) -> Printed:
-    """Write ``outputs.pdf`` (slides, 16:9) and ``outputs.handout`` (A4) atomically; return what was printed.
+                parts: tuple[str, ...] = ("pdf", "handout"), flags: HandoutFlags | None = None) -> Printed:
+    """Write ``outputs.pdf`` (slides, 16:9) and ``outputs.handout`` atomically; return what was printed.
 
     ``browser`` is an already started Playwright Browser (``jaxdeck.browser.chromium()``),
     shared by several decks; without one a browser is started for this call.
     ``parts`` names the PDFs to print (``"pdf"``, ``"handout"``, and :data:`ARTICLE_PDF` for
-    ``outputs.article_pdf``, the article on A4): a build reprints only those out of date.
+    ``outputs.article_pdf``, the article on the header's paper): a build reprints only those out of date.
+    ``flags`` lay the handout out for this run over the header (``jaxdeck pdf --handout-per-page N --paper NAME``).
     The :class:`Printed` it returns holds the paths written and the seconds of each step.
     """
     width, height = slide_size(nb)
@@ -224,7 +229,7 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
                     steps["slides"] = time.perf_counter() - mark
                 if "handout" in parts:
                     mark = time.perf_counter()
-                    printed["handout"] = print_handout_from_view(page, nb, str(outputs.deck))
+                    printed["handout"] = print_handout_from_view(page, nb, str(outputs.deck), flags)
                     steps["handout"] = time.perf_counter() - mark
     written = [write_bytes(getattr(outputs, kind), data) for kind, data in printed.items()]
     steps["total"] = time.perf_counter() - clock

@@ -23,10 +23,12 @@ STOPPING_S = 0.5
 
 if TYPE_CHECKING:  # the export module (and Playwright) is imported when a printer starts
     from jaxdeck.pdf.export import Printed
+    from jaxdeck.pdf.layout import HandoutFlags
 
 
 class BackgroundPrinter:
-    """``print_pdfs(nb, html, outputs[, parts])`` in a browser started in the background; ``close()`` when done."""
+    """``print_pdfs(nb, html, outputs[, parts, flags])`` in a browser started in the background; ``close()``
+    when done."""
 
     def __init__(self):
         # imported here, in the caller's thread: jupyter_client's modules import each other, and
@@ -49,9 +51,10 @@ class BackgroundPrinter:
                         job = self._jobs.get()
                         if job is None:
                             return
-                        nb, html, outputs, parts, answer = job
+                        nb, html, outputs, parts, flags, answer = job
                         try:
-                            answer.put((True, export_pdfs(nb, html, outputs, browser=browser, parts=parts)))
+                            answer.put((True, export_pdfs(nb, html, outputs, browser=browser, parts=parts,
+                                                          flags=flags)))
                         except BaseException as err:  # handed to the caller's thread
                             answer.put((False, err))
                         if not alive(browser):  # a stuck page ended it: the next deck gets a browser of its own
@@ -60,10 +63,11 @@ class BackgroundPrinter:
             while (job := self._jobs.get()) is not None:
                 job[-1].put((False, err))
 
-    def print_pdfs(self, nb, html: Path, outputs: Outputs, parts: tuple[str, ...] = ("pdf", "handout")) -> Printed:
+    def print_pdfs(self, nb, html: Path, outputs: Outputs, parts: tuple[str, ...] = ("pdf", "handout"),
+                   flags: HandoutFlags | None = None) -> Printed:
         """``export_pdfs`` in the printer's browser: the paths written and the seconds of each step."""
         answer: queue.Queue = queue.Queue(maxsize=1)
-        self._jobs.put((nb, html, outputs, parts, answer))
+        self._jobs.put((nb, html, outputs, parts, flags, answer))
         ok, value = answer.get()
         if not ok:
             raise value

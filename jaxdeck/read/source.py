@@ -25,7 +25,7 @@ from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
 from jaxdeck.markers import CLASSES, TAGS
-from jaxdeck.options import KEPT_KEYS, READ_KEYS, TYPES, DeckOptions
+from jaxdeck.options import CHOICES, KEPT_KEYS, READ_KEYS, TYPES, DeckOptions
 from jaxdeck.places import is_theme_file, known_themes
 from jaxdeck.read.contained import MISSING, REASONS, Refused, check, check_raw_html, check_stylesheet, named
 from jaxdeck.read.formats import (HeaderLimit, HeaderLoader, bom_of, file_format, header_line_count, jupytext_yaml,
@@ -203,6 +203,10 @@ def _check_options(path: Path, line: int, options, lines: dict[str, tuple[int, o
             close = _close(str(key), TYPES)
             raise DeckError(path, at, f"unknown deck option '{key}'",
                             f"did you mean '{close}'?" if close else f"use one of: {', '.join(sorted(TYPES))}")
+        if key in CHOICES and (isinstance(value, bool) or value not in CHOICES[key]):
+            choices = CHOICES[key]
+            raise DeckError(path, at, f"deck option '{key}' must be {_either(choices)}, not {value!r}",
+                            f"write {_either([f'{key}: {c}' for c in choices], quote=True)}")
         if not isinstance(value, TYPES[key]):
             raise DeckError(path, at, f"deck option '{key}' has the wrong type ({type(value).__name__})",
                             "see slides/README.md for the deck options")
@@ -213,6 +217,12 @@ def _check_options(path: Path, line: int, options, lines: dict[str, tuple[int, o
             theme_file(path, at, value)
         elif key == "theme" and value not in known_themes():
             raise DeckError(path, at, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
+
+
+def _either(values, quote: bool = False) -> str:
+    """``a, b or c`` (each in quotes with ``quote``)."""
+    said = [f"'{v}'" if quote else str(v) for v in values]
+    return ", ".join(said[:-1]) + " or " + said[-1] if len(said) > 1 else said[0]
 
 
 def theme_file(path: Path, line: int, name: str) -> None:

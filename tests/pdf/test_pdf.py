@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 from pathlib import Path
@@ -10,12 +11,14 @@ import nbformat
 import pytest
 from markdown_it import MarkdownIt
 
-from support import DECKS, NOTEBOOKS, ROOT, deck_id
-from jaxdeck.build import build_deck
+from support import DECKS, NOTEBOOKS, ROOT, deck_id, run_cli
+from jaxdeck.build import build, build_deck
 from jaxdeck.decks import Outputs
-from jaxdeck.errors import DeckError
+from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.fit_record import CONTINUED, read_cuts
 from jaxdeck.pdf.export import Printed, export_pdfs, print_handout_from_view, print_view
+from jaxdeck.pdf.layout import HandoutFlags
+from jaxdeck.read.source import read_notebook
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -32,9 +35,11 @@ def page_size_pt(path: Path) -> tuple[float, float]:
     return float(match.group(1)), float(match.group(2))
 
 
-def pdf_text(path: Path, first: int | None = None, last: int | None = None) -> str:
+def pdf_text(path: Path, first: int | None = None, last: int | None = None, raw: bool = False) -> str:
+    """The text of pages ``first`` to ``last``, as laid out on them or (``raw``) in the order the PDF holds it:
+    notes beside a slide share its lines on the page, so their sentences are read whole only in that order."""
     pages = (["-f", str(first)] if first else []) + (["-l", str(last)] if last else [])
-    return subprocess.run(["pdftotext", "-layout", *pages, str(path), "-"], capture_output=True,
+    return subprocess.run(["pdftotext", "-raw" if raw else "-layout", *pages, str(path), "-"], capture_output=True,
                           text=True, check=True).stdout
 
 
@@ -67,15 +72,20 @@ def first_page_ink(path: Path, tmp_path: Path) -> float:
     return sum(1 for p in pixels if abs(p - background) > 40) / len(pixels)
 
 
-def assert_pdfs(nb, outputs: Outputs, tmp_path: Path) -> None:
-    slides = slide_count(nb)
-    assert pdf_pages(outputs.pdf) == slides
-    width, height = page_size_pt(outputs.pdf)
-    assert abs(width / height - 16 / 9) < 0.01  # 1280x720 px = 960x540 pt
-    assert abs(width - 960) < 1
-    assert page_size_pt(outputs.handout) == pytest.approx((595.9, 842.9), abs=1.5)  # A4 portrait
-    assert pdf_pages(outputs.handout) >= slides + 1  # title page, then one page (or more) per slide
-    text = normal(pdf_text(outputs.handout))
+#: the handout's paper sizes, in points as pdfinfo gives them (Chromium's A4 is 8.28 x 11.71 in)
+PAPER_PT = {"a4": (595.9, 842.9), "letter": (612.0, 792.0)}
+
+
+def pages_and_paper(path: Path) -> tuple[int, str | tuple[float, float]]:
+    """A PDF's page count and paper (a name of PAPER_PT, else its size in points)."""
+    size = page_size_pt(path)
+    paper = next((name for name, pt in PAPER_PT.items() if size == pytest.approx(pt, abs=1.5)), size)
+    return pdf_pages(path), paper
+
+
+def assert_notes_in_order(nb, handout: Path, raw: bool = False) -> None:
+    """Every slide's notes are in the handout's text, in the deck's order."""
+    text = normal(pdf_text(handout, raw=raw))
     position = 0
     for number, notes in sorted(notes_by_slide(nb).items()):
         for note in notes:
@@ -86,6 +96,17 @@ def assert_pdfs(nb, outputs: Outputs, tmp_path: Path) -> None:
             found = text.find(probe, position)
             assert found >= 0, f"slide {number}'s notes missing or out of order in the handout: {probe!r}"
             position = found + len(probe)
+
+
+def assert_pdfs(nb, outputs: Outputs, tmp_path: Path) -> None:
+    slides = slide_count(nb)
+    assert pdf_pages(outputs.pdf) == slides
+    width, height = page_size_pt(outputs.pdf)
+    assert abs(width / height - 16 / 9) < 0.01  # 1280x720 px = 960x540 pt
+    assert abs(width - 960) < 1
+    assert page_size_pt(outputs.handout) == pytest.approx(PAPER_PT["a4"], abs=1.5)  # A4 portrait
+    assert pdf_pages(outputs.handout) >= slides + 1  # title page, then one page (or more) per slide
+    assert_notes_in_order(nb, outputs.handout)
     assert first_page_ink(outputs.pdf, tmp_path) > 0.002
     assert first_page_ink(outputs.handout, tmp_path) > 0.002
 
@@ -230,3 +251,152 @@ def test_a_notes_table_and_code_render_alike_on_the_slide_and_in_the_handout(wri
     assert "step time trace 40 ms run 2 ms" in page and "pip install --upgrade jax" in page
     assert "with jax.jit doing the work" in page
     assert "|" not in page and "```" not in page and "{func}" not in page
+
+
+# several slides a page, and the paper (the header's handout_per_page and paper, or jaxdeck pdf's flags)
+
+#: the small deck's notes, by slide
+SMALL_NOTES = {1: ("Alpha note",), 2: ("Bravo note", "Charlie note"), 3: ("Delta note",), 4: ("Echo note",)}
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("per_page", [1, 2, 3])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_handout_puts_that_many_slides_with_their_notes_on_each_page_of_that_paper(small, browser, tmp_path,
+                                                                                       per_page, paper):
+    nb, outputs, _ = small
+    printed = Outputs(outputs.deck, tmp_path)  # the module's own handout stays as the other tests read it
+    export_pdfs(nb, outputs.html, printed, browser=browser, parts=("handout",), flags=HandoutFlags(per_page, paper))
+    assert pages_and_paper(printed.handout) == (1 + math.ceil(4 / per_page), paper)  # the title page, then 4 slides
+    assert "PDF fixture deck" in normal(pdf_text(printed.handout, 1, 1))  # the title page as ever
+    for number, notes in SMALL_NOTES.items():  # each slide on its page, its notes with it
+        at = 2 + (number - 1) // per_page
+        page = normal(pdf_text(printed.handout, at, at, raw=True))
+        assert f"Slide {number} / 4" in page and all(note in page for note in notes), (number, page)
+    assert_notes_in_order(nb, printed.handout, raw=True)
+
+
+LONG_NOTES = """---
+jupyter:
+  jaxdeck:
+    handout_per_page: 3
+    paper: letter
+    title: Long notes
+---
+
+# Long notes
+
+A slide whose notes run longer than a page.
+
+Note: {long}
+
+---
+
+## An error
+
+```python tags=["raises-exception"]
+def deeper(n):
+    if n == 0:
+        raise ValueError("the innermost call refuses")
+    return deeper(n - 1)
+
+deeper(25)
+```
+
+Note: The traceback is in the handout.
+
+---
+
+## Last
+
+Note: The last note.
+"""
+
+
+@pytest.mark.heavy
+def test_with_three_a_page_a_note_longer_than_a_page_continues_and_a_full_traceback_stays(write_deck, tmp_path):
+    long = " ".join(f"Sentence {k} of the long note runs on about the slide." for k in range(1, 121))
+    deck = write_deck(LONG_NOTES.format(long=long))
+    (outputs,) = build([deck], tmp_path / "build", pdf=True, jobs=1)
+    assert pages_and_paper(outputs.handout)[1] == "letter"
+    text = normal(pdf_text(outputs.handout, raw=True))
+    positions = [text.find(f"Sentence {k} of the long note") for k in range(1, 121)]
+    assert -1 not in positions and positions == sorted(positions)  # none lost, in order, over the page's end
+    assert "Full traceback" in text and text.count("deeper(n - 1)") >= 10  # as the handout prints them a slide a page
+    pages = [normal(pdf_text(outputs.handout, k, k, raw=True)) for k in range(1, pdf_pages(outputs.handout) + 1)]
+    assert "Sentence 1 of" in pages[1] and "Sentence 120 of" not in pages[1]  # the long note goes on over a page
+    assert "Slide 3 / 3" in pages[-1] and "The last note." in pages[-1]
+
+
+#: the small deck's header, laid out two a page on Letter
+HEADER_LAYOUT = """---
+jupyter:
+  jaxdeck:
+    handout_per_page: 2
+    paper: letter
+    title: PDF fixture deck
+---
+"""
+
+
+@pytest.mark.heavy
+def test_the_flags_lay_the_handout_out_for_one_run_over_the_header(write_deck, tmp_path):
+    body = (FIXTURES / "pdf_small.md").read_text(encoding="utf-8").split("---\n", 2)[2]
+    deck = write_deck(HEADER_LAYOUT + body)
+    root = tmp_path / "build"
+    (outputs,) = build([deck], root, pdf=True, jobs=1, article=True)
+    assert pages_and_paper(outputs.handout) == (3, "letter")  # the header's 2 a page
+    assert pages_and_paper(outputs.article_pdf)[1] == "letter"  # the article on the header's paper too
+    slides = outputs.pdf.read_bytes()
+
+    done = run_cli("pdf", str(deck), "--out", str(root), "--handout-per-page", "1", "--paper", "a4", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert pages_and_paper(outputs.handout) == (5, "a4")
+    assert outputs.pdf.read_bytes() == slides  # the slides PDF, 16:9, is not printed again
+    assert page_size_pt(outputs.pdf) == pytest.approx((960, 540), abs=1)
+
+    (again,) = build([deck], root, pdf=True)  # the next run without flags: the header's layout again
+    assert again.printed.paths == [outputs.handout]
+    assert pages_and_paper(outputs.handout) == (3, "letter")
+
+
+@pytest.mark.parametrize("flag, value, said", [
+    ("--handout-per-page", "4", "argument --handout-per-page: invalid choice: 4 (choose from 1, 2, 3)"),
+    ("--handout-per-page", "two", "argument --handout-per-page: invalid int value: 'two'"),
+    ("--paper", "a3", "argument --paper: invalid choice: 'a3' (choose from 'a4', 'letter')"),
+])
+def test_a_bad_flag_is_refused_naming_the_flag(tmp_path, flag, value, said):
+    done = run_cli("pdf", "--out", str(tmp_path / "build"), flag, value, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.splitlines()[-1].endswith(said), done.stderr
+    assert not (tmp_path / "build").exists()
+
+
+BAD_LAYOUT = [
+    ("handout_per_page: 4", "deck option 'handout_per_page' must be 1, 2 or 3, not 4; "
+                            "write 'handout_per_page: 1', 'handout_per_page: 2' or 'handout_per_page: 3'"),
+    ("handout_per_page: true", "deck option 'handout_per_page' must be 1, 2 or 3, not True; "
+                               "write 'handout_per_page: 1', 'handout_per_page: 2' or 'handout_per_page: 3'"),
+    ("handout_per_page: '2'", "deck option 'handout_per_page' must be 1, 2 or 3, not '2'; "
+                              "write 'handout_per_page: 1', 'handout_per_page: 2' or 'handout_per_page: 3'"),
+    ("paper: a3", "deck option 'paper' must be a4 or letter, not 'a3'; write 'paper: a4' or 'paper: letter'"),
+    ("paper: A4", "deck option 'paper' must be a4 or letter, not 'A4'; write 'paper: a4' or 'paper: letter'"),
+]
+
+
+def layout_header(line: str) -> str:
+    return f"---\njupyter:\n  jaxdeck:\n    {line}\n---\n\n# Talk\n\nNote: said.\n"
+
+
+@pytest.mark.parametrize("line, said", BAD_LAYOUT, ids=[line for line, _ in BAD_LAYOUT])
+def test_a_bad_layout_in_the_header_is_an_error_at_its_line_with_what_to_write(write_deck, line, said):
+    deck = write_deck(layout_header(line))
+    with pytest.raises(DeckError) as caught:
+        read_notebook(deck)
+    assert str(caught.value) == f"{display_path(deck)}:4: {said}"
+
+
+@pytest.mark.heavy
+def test_a_bad_layout_in_the_header_stops_jaxdeck_pdf_in_one_line(tmp_path):
+    (tmp_path / "talk.md").write_text(layout_header("paper: a3"), encoding="utf-8")
+    done = run_cli("pdf", "talk.md", "--out", str(tmp_path / "build"), cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr.strip() == f"error: talk.md:4: {BAD_LAYOUT[3][1]}", done.stderr

@@ -1,11 +1,20 @@
 // jaxdeck pdf: turn the laid-out print view into the handout: the title page first, then per slide
-// its heading, the slide itself (live text, vector) shrunk to the paper's width, and its notes.
-// Called with {front, labels, notes}: HTML from the macros of themes/jaxdeck/handout.html.j2
-// (the title page, then one heading and one notes block per slide); returns the number of slides.
-({front, labels, notes}) => {
-  document.documentElement.classList.add('jd-handout');
+// its heading, the slide itself (live text, vector) shrunk to its place on the paper, and its notes.
+// Called with {front, labels, notes, layout}: HTML from the macros of themes/jaxdeck/handout.html.j2
+// (the title page, then one heading and one notes block per slide) and the layout
+// (jaxdeck.pdf.layout.HandoutLayout.page: slides a page, and the height of a page inside its margins);
+// returns the number of slides.
+({front, labels, notes, layout}) => {
   const pages = [...document.querySelectorAll('.reveal .slides .pdf-page')];
+  const widths = pages.map(page => page.offsetWidth);  // as the slides PDF printed them, before the handout's styles
+  const root = document.documentElement;
+  root.classList.add('jd-handout', `jd-per-page-${layout.perPage}`);
+  root.style.setProperty('--jd-page-height', layout.height);
+  const frames = [];
   pages.forEach((page, i) => {
+    // one block per slide, its heading, picture and notes, that the handout's CSS lays out
+    const sheet = document.createElement('div');
+    sheet.className = 'jd-sheet';
     const head = document.createElement('div');
     head.className = 'jd-slide-head';
     head.innerHTML = labels[i] || '';
@@ -24,12 +33,20 @@
     }
     const frame = document.createElement('div');
     frame.className = 'jd-frame';
-    page.parentNode.insertBefore(head, page);
-    page.parentNode.insertBefore(frame, page);
+    page.parentNode.insertBefore(sheet, page);
     frame.appendChild(page);
-    frame.parentNode.insertBefore(body, frame.nextSibling);
+    sheet.append(head, frame, body);
     head.classList.add('jd-break');
+    frames.push(frame);
   });
+  // several slides a page: each slide shrunk to the width the CSS gives its frame
+  if (layout.perPage > 1) {
+    frames.forEach((frame, i) => {
+      const page = frame.firstElementChild;
+      page.style.setProperty('width', `${widths[i]}px`);
+      page.style.setProperty('zoom', (frame.clientWidth / widths[i]).toFixed(4));
+    });
+  }
   const title = document.createElement('div');
   title.className = 'jd-title-page';
   title.innerHTML = front;

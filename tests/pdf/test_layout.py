@@ -1,0 +1,40 @@
+"""The handout's layout: the header's, each flag given for one run in its place; a run with other flags reprints it."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxdeck.options import CHOICES, DeckOptions
+from jaxdeck.pdf.layout import PAPERS, HandoutFlags, HandoutLayout
+from jaxdeck.stamps import Sources
+
+
+@pytest.mark.parametrize("header, flags, expected", [
+    ({}, None, (1, "A4")),
+    ({"handout_per_page": 3, "paper": "letter"}, None, (3, "Letter")),
+    ({"handout_per_page": 3, "paper": "letter"}, HandoutFlags(per_page=2), (2, "Letter")),
+    ({"handout_per_page": 3, "paper": "letter"}, HandoutFlags(paper="a4"), (3, "A4")),
+    ({}, HandoutFlags(1, "letter"), (1, "Letter")),
+])
+def test_a_flag_given_for_a_run_takes_the_place_of_the_headers_value(header, flags, expected):
+    layout = HandoutLayout.of(DeckOptions.of(header), flags)
+    assert (layout.per_page, layout.paper.name) == expected
+
+
+def test_every_choice_a_header_may_make_has_its_paper_and_page_share():
+    assert set(PAPERS) == set(CHOICES["paper"]) and DeckOptions().paper == CHOICES["paper"][0]
+    assert DeckOptions().handout_per_page == CHOICES["handout_per_page"][0]
+    for per_page in CHOICES["handout_per_page"]:
+        assert HandoutLayout(per_page, PAPERS["letter"]).page() == {"perPage": per_page, "height": "247.4mm"}
+    assert HandoutLayout().page()["height"] == "265mm"  # A4's 297 mm less the 18 and 14 mm margins
+
+
+def test_only_the_handouts_record_keeps_the_flags_given(tmp_path):
+    sources = Sources(tmp_path)
+    html = {"sha256": "0" * 64, "inputs": {"notebook": "1" * 64}}
+    deck = tmp_path / "talk.md"
+    plain = sources.pdf_inputs("handout", html, deck)
+    assert sources.pdf_inputs("handout", html, deck, HandoutFlags()) == plain  # no flag: as a run without them
+    assert sources.pdf_inputs("handout", html, deck, HandoutFlags(paper="letter")) == {**plain,
+                                                                                       "flags": {"paper": "letter"}}
+    assert sources.pdf_inputs("pdf", html, deck, HandoutFlags(3, "letter")) == sources.pdf_inputs("pdf", html, deck)
