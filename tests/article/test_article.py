@@ -148,6 +148,40 @@ def test_article_reads_offline_and_typesets_its_math(built, browser, tmp_path):
     assert broken == [], f"pictures that did not load: {broken}"
 
 
+#: the code's font size and the output text set larger than it, as Chromium renders them (a zoom
+#: included): text outputs and an HTML output's elements with text of their own; a chart's SVG labels
+#: are drawn to its picture's scale, and left out
+OUTPUT_SIZES = """() => {
+  const rendered = e => parseFloat(getComputedStyle(e).fontSize) * (e.currentCSSZoom || 1);
+  const code = Math.max(0, ...[...document.querySelectorAll('main .jp-InputArea-editor pre')].map(rendered));
+  const larger = [...document.querySelectorAll('main .jp-OutputArea-output, main .jp-OutputArea-output *')]
+    .filter(e => !(e instanceof SVGElement) && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+    .filter(e => rendered(e) > code + 0.01)
+    .map(e => `${e.tagName.toLowerCase()} at ${rendered(e).toFixed(1)}px: ${e.textContent.trim().slice(0, 40)}`);
+  return {code, larger};
+}"""
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("deck", DECKS, ids=[deck_id(d) for d in DECKS])
+def test_no_output_is_set_larger_than_the_code(deck, built, browser, tmp_path):
+    """On screen and printed: the demos' displays are sized for the slides (18 px tables), the article's code is not."""
+    outputs, _ = built(deck)
+    article = article_of(deck, outputs.notebook, tmp_path).article
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(article.resolve().as_uri(), wait_until="load")
+        page.wait_for_selector("body.jd-ready", timeout=15000)
+        found = {}
+        for media in ("screen", "print"):
+            page.emulate_media(media=media)
+            found[media] = page.evaluate(OUTPUT_SIZES)
+    finally:
+        page.close()
+    assert found["screen"]["code"] > found["print"]["code"] > 0, found
+    assert {media: sizes["larger"] for media, sizes in found.items() if sizes["larger"]} == {}
+
+
 @pytest.fixture(scope="module")
 def cli_root(built, tmp_path_factory):
     """A build folder for the CLI, with the executed notebook of example.md to take outputs from."""

@@ -83,5 +83,23 @@ def test_the_chalkboards_keys_are_on_the_live_help_overlay(browser, server):
         page.wait_for_selector(".reveal .overlay-help", timeout=10000)
         rows = page.eval_on_selector_all(".reveal .overlay-help tr", "rows => rows.map(r => r.innerText.replace(/\\s+/g, ' ').trim())")
     assert "B Toggle chalkboard" in rows and "C Toggle notes canvas" in rows, rows
+    assert "M Toggle menu" in rows and "Click the slide number Open the menu" in rows, rows  # no menu button
     assert [row for row in rows if "Pause" in row] == ["B , . Pause (.; B is the chalkboard)"], rows
     assert not any(row.startswith(("X ", "Y ", "D ")) for row in rows), rows  # JupyterLab's cell keys here
+
+
+#: where the slide number is on every slide: the script the static deck's test runs (tests/html/test_slide_number.py)
+SLIDE_NUMBER = (ROOT / "tests" / "slide_number.js").read_text(encoding="utf-8")
+
+
+def test_the_live_slide_number_is_clear_of_the_arrows_footer_and_logo_and_opens_the_menu(browser, server):
+    """example.md has a vertical stack (the down arrow), a footer and a logo; RISE's own rule put the
+    number over its arrows, and its "?" sat where the number is now."""
+    with live_page(browser, server, "example.md") as page:
+        page.wait_for_selector(".slide-menu-items li", state="attached", timeout=10000)
+        records = page.evaluate(SLIDE_NUMBER, True)
+        total = page.evaluate("window.jaxdeckLive.reveal.getTotalSlides()")
+        page.click(".reveal .slide-number")
+        page.wait_for_selector(".slide-menu.active", timeout=5000)
+    assert len(records) == total and any(r["downArrow"] for r in records), records
+    assert {f"{r['h']}/{r['v']}": r["problems"] for r in records if r["problems"]} == {}

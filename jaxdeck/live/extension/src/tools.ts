@@ -140,4 +140,5 @@ export function addTools(reveal: RevealApi): void {
     }
   }
   reveal.registerKeyboardShortcut('Alt + click', 'Zoom in or out');
+  reveal.registerKeyboardShortcut('Click the slide number', 'Open the menu');  // the menu's only pointer way in
 }
