@@ -38,14 +38,16 @@ def deck(tmp_path_factory, browser):
 def test_only_the_output_and_the_code_too_long_for_their_slides_overflow_each_named(deck, browser):
     outputs, nb = deck
     problems = check_deck(DECK, nb, outputs.html, browser=browser)
-    assert [(p.slide, p.kind) for p in problems] == [(4, "overflow"), (5, "overflow")], problems
-    output, code = problems
+    # the long code is also over the line limit a room can read, and said so apart
+    assert [(p.slide, p.kind) for p in problems] == [(4, "overflow"), (5, "overflow"), (5, "code-length")], problems
+    output, code, length = problems
+    assert length.message.startswith("a code cell of 24 lines") and DECK.read_text().splitlines()[length.line - 1] == "```python"
     # the scrollable slide (2) runs far below its frame and is not reported; the long line (3) wraps
     assert output.message.startswith("the output overflows the 1280x720 slide frame by ")
     assert "print less" in output.message and "split the cell" not in output.message
     assert code.message.startswith("the code overflows the 1280x720 slide frame by ")
     assert "split the cell" in code.message and "print less" not in code.message
-    for problem in problems:
+    for problem in (output, code):
         assert int(re.search(r" by (\d+) px below it;", problem.message).group(1)) > 50
 
 
