@@ -11,7 +11,7 @@ import demos
 PUBLIC = {
     "demos.timing": ["bench", "compare", "compact", "scoreboard", "Timing", "Comparison", "CompactComparison",
                      "Verdict", "verdict_from_ratios", "FIGURES", "DEFAULT_BUDGET_S", "DEFAULT_REPEAT"],
-    "demos.tracing": ["watch", "explain", "Watched", "CompileLog", "describe_args", "signature_diff"],
+    "demos.tracing": ["watch", "explain", "refusal", "Refusal", "Watched", "CompileLog", "describe_args", "signature_diff"],
     "demos.jaxpr": ["show", "hlo", "diff", "residuals", "clean_hlo", "parse_hlo", "kernels_of", "canonical", "collectives",
                     "program", "Program",
                     "JaxprLexer", "IRLexer", "HloDiff"],
