@@ -200,11 +200,13 @@ def test_balance_at_highest_precision_says_so():
 
 def test_flagged_transfer_names_the_direction_the_guard_refuses():
     x, two = jnp.ones(3), jnp.float32(2)          # made before the guard: on the device
-    assert devices.flagged_transfer(lambda: x + np.ones(3, "f4")) == "host-to-device"
-    assert devices.flagged_transfer(lambda: x * 2.0) == "host-to-device"   # a Python scalar is copied too
-    assert devices.flagged_transfer(lambda: x * two) is None
-    d2h = None if jax.default_backend() == "cpu" else "device-to-host"     # a CPU array already lives on the host
-    assert devices.flagged_transfer(lambda: float(x.sum())) == d2h
+    with jax.transfer_guard("disallow"):
+        assert devices.flagged_transfer(lambda: x + np.ones(3, "f4")) == "host-to-device"
+        assert devices.flagged_transfer(lambda: x * 2.0) == "host-to-device"   # a Python scalar is copied too
+        assert devices.flagged_transfer(lambda: x * two) is None
+        d2h = None if jax.default_backend() == "cpu" else "device-to-host"     # a CPU array already lives on the host
+        assert devices.flagged_transfer(lambda: float(x.sum())) == d2h
+    assert devices.flagged_transfer(lambda: x + np.ones(3, "f4")) is None      # no guard, nothing refused
 
 
 def test_flagged_transfer_lets_other_errors_through():
