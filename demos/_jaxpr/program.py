@@ -62,6 +62,16 @@ class Program(Displayable):
         return sum(1 for ins in self.entry.instructions if ins.opcode == opcode) if self.entry else 0
 
     @property
+    def calls(self) -> int:
+        """The entry computation's calls of other computations: a jitted function XLA did not inline.
+        A GPU's command buffers (``call`` of ``%command_buffer...``, kernels launched as one graph)
+        are not such calls and are not counted."""
+        if self.entry is None:
+            return 0
+        return sum(1 for ins in self.entry.instructions if ins.opcode == "call"
+                   and not re.search(r"\bto_apply=%?command_buffer", ins.attrs))
+
+    @property
     def constants(self) -> list[str]:
         """The entry computation's constants, as XLA wrote them without metadata: ``s32[] constant(5)``."""
         if self.entry is None:

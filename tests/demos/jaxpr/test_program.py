@@ -42,6 +42,7 @@ ENTRY %main.42 (Arg_0.1: f32[2,16], Arg_1.2: f32[8,16]) -> (f32[2,16], f32[]) {
   %reduce-scatter-start = ((f32[16,16]{1,0}), f32[2,16]{1,0}) async-start(f32[16,16]{1,0} %all-gather-done), async_execution_thread="main", calls=%wrapped_reduce_scatter_computation
   %reduce-scatter-done = f32[2,16]{1,0} async-done(((f32[16,16]{1,0}), f32[2,16]{1,0}) %reduce-scatter-start)
   %constant.7 = f32[] constant(0.5)
+  %call.3 = f32[8,16]{1,0} call(f32[8,16]{1,0} %fusion), to_apply=%command_buffer
   %all-reduce-start = f32[] all-reduce-start(f32[] %constant.7), channel_id=2, replica_groups={{0,1,2,3,4,5,6,7}}, use_global_device_ids=true, to_apply=%add.clone
   %all-reduce-done = f32[] all-reduce-done(f32[] %all-reduce-start)
   ROOT %tuple = (f32[2,16]{1,0}, f32[]) tuple(f32[2,16]{1,0} %reduce-scatter-done, f32[] %all-reduce-done)
@@ -67,6 +68,7 @@ def test_gpu_library_calls_scopes_constants_and_fusions():
     assert p.scopes("block") == ["jit(step)/block/dot_general", "jit(step)/block/tanh"]
     assert p.constants == ["f32[] constant(0.5)"]
     assert p.count("fusion") == 1 and p.count("copy") == 0
+    assert p.count("call") == 1 and p.calls == 0   # a command buffer: kernels launched as one graph, no call left
     assert p.fused_text().startswith("%fused_tanh") and "metadata" not in p.fused_text()
     assert p.fused_text(1) == ""
 
@@ -74,7 +76,7 @@ def test_gpu_library_calls_scopes_constants_and_fusions():
 def test_gpu_program_reads_in_text_and_html():
     p = J.program(GPU_FSDP)
     text = str(p)
-    assert text.splitlines()[0] == "program: 2 kernels (1 fused), 3 collectives"
+    assert text.splitlines()[0] == "program: 3 kernels (1 fused), 3 collectives"
     assert "  all-gather f32[16,16] over {0,1,2,3,4,5,6,7}" in text and "library calls: __cublas$gemm" in text
     html = p._repr_html_()
     assert "<table" in html and "reduce-scatter" in html and "__cublas$gemm" in html
@@ -89,6 +91,8 @@ def test_cpu_program_of_a_function_folds_fuses_and_talks_to_no_one():
     assert " exponential(" in p.fused_text() and "no communication" in str(p)
     folded = J.program(jax.jit(lambda n: jnp.arange(n).sum(), static_argnums=0), 100)
     assert folded.constants == ["s32[] constant(4950)"] and folded.count("reduce") == 0
+    inner = jax.jit(lambda v: jnp.tanh(v) * 2)
+    assert J.program(lambda v: inner(inner(v)).sum(), jnp.ones(4)).calls == 0   # jit inside jit: inlined
 
 
 def test_a_lowered_or_compiled_stage_and_text_give_the_same_program():
