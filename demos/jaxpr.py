@@ -33,8 +33,8 @@ from ._jaxpr.views import HloDiff, HloView, JaxprView, Residuals
 
 __all__ = [
     "Collective", "HloComputation", "HloDiff", "HloInstruction", "HloView", "IRLexer", "JaxprLexer", "JaxprView", "Kernel",
-    "Program", "Residuals", "canonical", "clean_hlo", "collectives", "diff", "hlo", "kernels_of", "parse_hlo", "program", "replica_groups", "residuals", "show",
-    "stablehlo_ops",
+    "Program", "Residuals", "canonical", "clean_hlo", "collectives", "diff", "hlo", "kernels_of", "parse_hlo", "primitives", "program",
+    "replica_groups", "residuals", "show", "stablehlo_ops",
 ]
 
 
@@ -47,6 +47,27 @@ def show(fn: Callable, *args, static_argnums=(), **kwargs) -> JaxprView:
     # without terminal colours: in a Jupyter kernel JAX colours str(jaxpr) with ANSI codes,
     # which the HTML view would show as text
     return JaxprView(closed.pretty_print(use_color=False), closed, f"jaxpr of {name}")
+
+
+def primitives(jaxpr) -> list[str]:
+    """The primitives a jaxpr uses, sorted, those of the jaxprs inside it (a ``cond``'s branches,
+    a ``jit`` or ``shard_map`` body) included: whether a ``psum`` or a ``cond`` is in the program,
+    asked of the program rather than of its printed text. ``jaxpr``: what ``jax.make_jaxpr``
+    returns, a ``Jaxpr``, or a :class:`JaxprView`."""
+    found: set[str] = set()
+
+    def visit(node) -> None:
+        node = getattr(node, "jaxpr", node)          # a view or a ClosedJaxpr: the Jaxpr inside
+        node = getattr(node, "jaxpr", node)
+        for eqn in getattr(node, "eqns", ()):
+            found.add(eqn.primitive.name)
+            for value in eqn.params.values():
+                for inner in value if isinstance(value, (tuple, list)) else (value,):
+                    if hasattr(inner, "eqns") or hasattr(getattr(inner, "jaxpr", None), "eqns"):
+                        visit(inner)
+
+    visit(jaxpr)
+    return sorted(found)
 
 
 _STAGES = {"lowered": "lowered", "stablehlo": "lowered", "optimized": "optimized", "optimised": "optimized",

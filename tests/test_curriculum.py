@@ -41,7 +41,7 @@ TOPICS = [
     ("2.2", "the trace: jaxpr, tracers, print vs debug.print", MAIN, ["jax.make_jaxpr", "print(\"print sees:\"",
                                                                       "jax.debug.print"]),
     ("2.3", "what XLA does: HLO, fusion, dead code, cost", MAIN, ["demos.jaxpr.diff",
-                                                                  'stage="optimized"']),
+                                                                  "demos.jaxpr.program("]),
     ("2.4", "recompilation and fixed shapes", MAIN, ['static_argnames="power"', "jnp.ones(16, jnp.int32)",
                                                      "def bucket(", "np.pad("]),
     ("2.5", "value-dependent control flow and its fixes", MAIN, ["if x > 0:", "x[x > 0]", "jax.jit(jnp.unique)",

@@ -19,12 +19,24 @@ _PATTERNS = (
 )
 
 
+#: a link JAX appends to an explanation, glued to its last line
+_LINK = re.compile(r"https?://\S+")
+
+
 @dataclass
 class LogEvent:
     kind: str
     function: str
     detail: str
     message: str
+
+    @property
+    def differences(self) -> list[str]:
+        """What a cache miss found different from the closest key seen before, one item each
+        (``"at x, now f32[]{weak_type=False} and before f32[]{weak_type=True}"``), without JAX's
+        links: so a slide quotes JAX's reason without cutting its message. ``[]`` for other events."""
+        items = [ln.strip()[2:] for ln in self.message.splitlines() if ln.strip().startswith("* ")]
+        return [_LINK.sub("", item).strip() for item in items] if self.kind == "cache miss" else []
 
 
 def _parse(message: str) -> LogEvent:

@@ -163,3 +163,24 @@ def test_residuals_count_what_grad_keeps_and_checkpoint_shrinks_it():
     assert plain.nbytes > 2 * remat.nbytes
     assert plain.nbytes >= 9 * 64 * 32 * 4  # a tanh output per layer at least
     assert "residuals" in str(plain) and "f32[64,32]" in plain._repr_html_()
+
+
+def test_primitives_of_a_jaxpr_include_the_nested_ones():
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+
+    from demos import jaxpr
+
+    def branchy(p, x):
+        return lax.cond(p, jnp.sin, jnp.cos, x)
+
+    one = jax.make_jaxpr(branchy)(True, 1.0)
+    assert {"cond", "sin", "cos"} <= set(jaxpr.primitives(one))            # the branches' too
+    batched = jaxpr.primitives(jax.make_jaxpr(jax.vmap(branchy))(jnp.array([True, False]), jnp.ones(2)))
+    assert "cond" not in batched and {"select_n", "sin", "cos"} <= set(batched)
+    nested = jaxpr.show(jax.jit(lambda x: jnp.sin(jax.jit(jnp.exp)(x))), 1.0)   # a view, a jit inside
+    assert jaxpr.primitives(nested) == ["exp", "jit", "sin"]
+    assert jaxpr.primitives(one.jaxpr) == jaxpr.primitives(one)
+    summed = jax.make_jaxpr(lambda v: lax.pmean(v, "b"), axis_env=[("b", 2)])(1.0)
+    assert jaxpr.primitives(summed) == ["div", "psum"]

@@ -45,3 +45,15 @@ def test_explain_echo_controls_propagation(caplog, echo):
         logging.getLogger("jax._src.dispatch").warning("echo-probe")
     assert any("echo-probe" in e.message for e in log.events)
     assert any("echo-probe" in r.getMessage() for r in caplog.records) is echo
+
+
+def test_a_cache_miss_lists_what_differed_without_the_link():
+    fresh = jax.jit(lambda x, y: x / y)
+    with explain(show=False) as log:
+        fresh(1.0, F32_3)
+        fresh(jnp.float32(1.0), F32_4)      # weak becomes strong, and a new length
+    first, second = log.of_kind("cache miss")
+    assert first.differences == []          # a function never seen before: nothing to compare
+    assert second.differences == ["at x, now f32[]{weak_type=False} and before f32[]{weak_type=True}",
+                                  "at y, now f32[4] and before f32[3]"]
+    assert all(e.differences == [] for e in log.events if e.kind != "cache miss")
