@@ -40,6 +40,9 @@ OWN_SIGNALS = {"present"}
 #: commands that, once stopped, shut a server down in order (its threads joined, which takes seconds):
 #: the others are gone within jaxdeck.stopping.STOP_S of the signal, whatever they wait on
 ORDERLY = {"preview"}
+#: an orderly shutdown still going this many seconds after the signal is a hang (a thread the interpreter's
+#: exit would join, stuck): the process is then ended as the others are, its children with it
+ORDERLY_S = 30.0
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -69,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         check_open_files()  # a kernel or Chromium would die of it later, saying less
         if args.command in OWN_SIGNALS:
             return int(args.run(args) or 0)
-        with stop_on_signals(None if args.command in ORDERLY else STOP_S) as received:
+        with stop_on_signals(ORDERLY_S if args.command in ORDERLY else STOP_S) as received:
             try:
                 return int(args.run(args) or 0)
             except Exception:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
+import sys
 import time
 
 import psutil
 import pytest
 
 from jaxdeck.browser import script
-from support import kernels_under, previewing, still_running
+from support import ROOT, kernels_under, previewing, still_running
 
 #: starts a kernel, a server, a browser or a build (not in `make test-quick`)
 pytestmark = pytest.mark.heavy
@@ -90,6 +93,39 @@ def test_a_stop_signal_ends_the_preview_and_its_kernel(preview, signum):
     time.sleep(0.2)
     assert not still_running(children)
     assert deck.read_text() == DECK
+
+
+def test_a_preview_whose_shutdown_hangs_is_ended_by_its_deadline_with_its_kernel(tmp_path):
+    """The orderly shutdown joins the preview's threads; a thread the interpreter's exit would wait on for
+    ever (here one that sleeps) must not keep the process, nor its kernel, past the deadline
+    (``cli.ORDERLY_S``, set short here so the test waits seconds, not half a minute)."""
+    (tmp_path / "slides").mkdir()
+    deck = tmp_path / "slides" / "talk.md"
+    deck.write_text(DECK)
+    stuck = ("import sys, threading, time, jaxdeck.cli as cli; cli.ORDERLY_S = 3.0; "
+             "threading.Thread(target=time.sleep, args=(600,)).start(); sys.exit(cli.main(sys.argv[1:]))")
+    process = subprocess.Popen([sys.executable, "-c", stuck, "preview", "slides/talk.md", "--port", "0", "--out",
+                                "build", "--no-browser"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not kernels_under(process.pid):
+            assert time.monotonic() < deadline and process.poll() is None, "no kernel started"
+            time.sleep(0.1)
+        children = [p.pid for p in psutil.Process(process.pid).children(recursive=True)]
+        began = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        took = time.monotonic() - began
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 128 + signal.SIGTERM
+    assert took < 30, took  # the thread sleeps for 600 s: only the deadline ended the process
+    assert "stopped by SIGTERM" in process.stderr.read()
+    time.sleep(0.2)
+    assert not still_running(children)
 
 
 @pytest.mark.browser
