@@ -18,8 +18,8 @@ import pytest
 
 from jaxdeck.bench.corpus import bench_corpus, table
 
-#: builds with a kernel and Chromium (a live server too): alone, not beside the decks' timed builds
-pytestmark = pytest.mark.alone
+#: builds with a kernel and Chromium (a live server too)
+pytestmark = pytest.mark.heavy
 from jaxdeck.html.fit_tall import FLOOR
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,8 +19,8 @@ from jaxdeck.check.deck import check_deck
 from jaxdeck.decks import Outputs
 from jaxdeck.html.fit_tall import FLOOR, Decision, split_line
 
-#: builds with a kernel and Chromium (a live server too): alone, not beside the decks' timed builds
-pytestmark = pytest.mark.alone
+#: builds with a kernel and Chromium (a live server too)
+pytestmark = pytest.mark.heavy
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "tall" / "tall_blocks.md"
 

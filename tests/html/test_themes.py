@@ -19,9 +19,8 @@ from support import ROOT, contrast, luminance, run_cli, with_theme
 from jaxdeck.browser import open_deck
 from jaxdeck.check.deck import browser_problems, check_deck
 
-# two decks built, printed and checked in Chromium: beside the decks' timed builds they would slow
-# them past their budget, so they run after the others
-pytestmark = pytest.mark.alone
+#: two decks built, printed and checked in Chromium
+pytestmark = pytest.mark.heavy
 
 SLIDES = ROOT / "slides"
 DECKS = ("example", "04-vmap")

@@ -16,8 +16,8 @@ import pytest
 from jaxdeck.build import build
 from support import ROOT, evaluate_live, presenting
 
-#: builds with a kernel and Chromium (a live server too): alone, not beside the decks' timed builds
-pytestmark = pytest.mark.alone
+#: builds with a kernel and Chromium (a live server too)
+pytestmark = pytest.mark.heavy
 
 FIXTURE = ROOT / "tests" / "fixtures" / "tall" / "tall_blocks.md"
 

@@ -9,9 +9,8 @@ import pytest
 
 from support import ROOT, contrast, luminance, presenting, with_theme
 
-# a live server with a kernel and Chromium: beside the decks' timed builds it would slow them past
-# their budget, so it runs after the others
-pytestmark = pytest.mark.alone
+#: a live server with a kernel and Chromium
+pytestmark = pytest.mark.heavy
 
 EXAMPLE = ROOT / "slides" / "example.md"
 

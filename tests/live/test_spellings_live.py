@@ -12,7 +12,8 @@ import pytest
 
 from support import evaluate_live, presenting
 
-pytestmark = pytest.mark.alone
+#: a live server with a kernel and Chromium
+pytestmark = pytest.mark.heavy
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "spellings"

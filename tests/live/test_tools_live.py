@@ -10,7 +10,8 @@ import pytest
 
 from support import ROOT, evaluate_live, live_page, presenting
 
-pytestmark = pytest.mark.alone
+#: a live server with a kernel and Chromium
+pytestmark = pytest.mark.heavy
 
 REGISTERED = """() => Object.fromEntries(['search', 'zoom', 'menu', 'RevealChalkboard']
   .map(id => [id, window.jaxdeckLive.reveal.hasPlugin(id)]))"""

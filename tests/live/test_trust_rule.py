@@ -15,7 +15,8 @@ import pytest
 from jaxdeck.browser import open_deck
 from support import ROOT, live_page, presenting, run_cli
 
-pytestmark = pytest.mark.alone
+#: builds, a live server with a kernel, and Chromium
+pytestmark = pytest.mark.heavy
 
 DECK = """# Trust
 
