@@ -125,9 +125,10 @@ def errors_listed(nb, deck: Path):
 
 
 def execute_cached(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None,
-                   on_cell=None, cache: bool = True, frozen: str | Path | None = None, cpus=None):
+                   on_cell=None, cache: bool = True, frozen: str | Path | None = None, cpus=None, on_start=None):
     """:func:`run_deck`'s notebook (the build's way: the kernel closed after the run)."""
-    return run_deck(nb, deck, root, timeout=timeout, on_cell=on_cell, cache=cache, frozen=frozen, cpus=cpus).notebook
+    return run_deck(nb, deck, root, timeout=timeout, on_cell=on_cell, cache=cache, frozen=frozen, cpus=cpus,
+                    on_start=on_start).notebook
 
 
 def __getattr__(name: str):
