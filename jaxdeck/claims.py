@@ -14,6 +14,16 @@ from typing import Any
 #: the cell tag
 CHECK = "check"
 
+#: evaluated in the kernel after a run: the backend, device kind and device count the deck's outputs came
+#: from (a deck may simulate 8 CPU devices where the machine shows 1), or None where the deck never started
+#: a JAX backend (never started here: that would fix the devices the next cell asks for)
+DEVICES_EXPRESSION = (
+    "(lambda modules: (lambda jax, bridge: {'backend': jax.default_backend(), 'device_kind': jax.devices()[0]"
+    ".device_kind, 'device_count': len(jax.devices())} if getattr(bridge, 'backends_are_initialized', lambda: "
+    "bool(getattr(bridge, '_backends', None)))() else None)(modules['jax'], modules['jax._src.xla_bridge'])"
+    " if 'jax' in modules and 'jax._src.xla_bridge' in modules else None)(__import__('sys').modules)"
+)
+
 #: evaluated in the kernel after a check fails (jaxdeck never imports JAX itself)
 MACHINE_EXPRESSION = (
     "(lambda jax: f'{len(jax.devices())} × {jax.devices()[0].device_kind}, jax {jax.__version__}')"

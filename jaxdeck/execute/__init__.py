@@ -69,6 +69,8 @@ def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None
         env = env if env is not None else pending.result()
         record = BuildRecord.of(executed)
         record.provenance = fingerprint.provenance(env, record.executed_at)
+        # the kernel's own account wins over the probe's: a deck that simulated 8 CPU devices ran on 8
+        record.provenance.update(kernel.devices or {})
         if record.cpu_share:
             record.provenance["cpu_share"] = record.cpu_share
         record.cache = "miss" if store is not None else "off"

@@ -225,6 +225,8 @@ class Kernel:
         self.peak_rss: int | None = None
         self.dead = False
         self.language_info = None
+        #: after a run: the backend, device kind and count its cells ran on, as the kernel says (None: no JAX backend)
+        self.devices: dict | None = None
         self.km = self.client = None
         self._closed = self.allow_errors = False
         import_kernel_libraries()  # here, not in the kernel's thread: see import_kernel_libraries
@@ -321,6 +323,7 @@ class Kernel:
         if self.language_info:
             nb.metadata["language_info"] = self.language_info
         client.set_widgets_metadata()
+        self.devices = await self._devices()
         return nb
 
     async def _run_cell(self, cell, index: int) -> None:
@@ -418,6 +421,23 @@ class Kernel:
             found = (reply or {}).get("content", {}).get("user_expressions", {}).get("machine", {})
             text = found.get("data", {}).get("text/plain") if found.get("status") == "ok" else None
             return text.strip("'\"") if text else None
+        except Exception:
+            return None
+
+    async def _devices(self) -> dict | None:
+        """The backend, device kind and count JAX ran the cells on, as the kernel says (None: no backend
+        started, or no answer in 10 s)."""
+        import ast
+
+        try:
+            kc = self.client.kc
+            msg_id = kc.execute("", silent=True, store_history=False,
+                                user_expressions={"devices": claims.DEVICES_EXPRESSION})
+            reply = await asyncio.wait_for(self.client.async_wait_for_reply(msg_id), 10)
+            found = (reply or {}).get("content", {}).get("user_expressions", {}).get("devices", {})
+            text = found.get("data", {}).get("text/plain") if found.get("status") == "ok" else None
+            said = ast.literal_eval(text) if text else None
+            return said if isinstance(said, dict) else None
         except Exception:
             return None
 

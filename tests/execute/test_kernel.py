@@ -189,3 +189,28 @@ def test_a_pure_callback_converted_to_numpy_on_one_cpu_finishes(write_deck):
     one = frozenset([sorted(os.sched_getaffinity(0))[0]]) if hasattr(os, "sched_getaffinity") else None
     nb = execute(deck_to_notebook(deck), deck, cpus=one)
     assert nb.cells[1].outputs[0]["text"] == "True\n"
+
+
+def test_the_provenance_names_the_devices_the_cells_ran_on_as_the_kernel_says(write_deck, tmp_path, monkeypatch):
+    """A deck that simulates 3 CPU devices ran on 3, whatever the machine's probe found (1 here); a
+    deck that imports JAX but never starts a backend is not made to start one by the question."""
+    from jaxdeck.execute import run_deck
+    from jaxdeck.execute.kernel import run_fresh
+    from jaxdeck.records import BuildRecord
+
+    monkeypatch.delenv("JAXDECK_DEVICES", raising=False)
+    three = write_deck("# T\n\n```python\nimport demos\ndemos.devices.simulate_cpu_devices(3)\n"
+                       "import jax\nlen(jax.devices())\n```\n", "three.md")
+    provenance = BuildRecord.of(run_deck(deck_to_notebook(three), three, tmp_path / "build", cache=False).notebook).provenance
+    assert (provenance["backend"], provenance["device_kind"], provenance["device_count"]) == ("cpu", "cpu", 3)
+
+    idle = write_deck("# T\n\n```python\nimport jax\n```\n", "idle.md")
+    _, kernel = run_fresh(deck_to_notebook(idle), idle)
+    try:
+        assert kernel.devices is None
+        later = deck_to_notebook(write_deck("# T\n\n```python\nfrom jax._src import xla_bridge\n"
+                                            "xla_bridge.backends_are_initialized()\n```\n", "later.md"))
+        kernel.run(later)
+        assert [o["data"]["text/plain"] for c in later.cells if c.cell_type == "code" for o in c.outputs] == ["False"]
+    finally:
+        kernel.close()
