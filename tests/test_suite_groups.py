@@ -49,3 +49,13 @@ def test_a_modules_shared_fixture_starts_once_on_one_worker(tmp_path):
     assert len(runs) == 8
     assert len({worker for _, _, worker in runs}) == 1, runs
     assert (tmp_path / "starts").read_text().splitlines() == ["started"]
+
+
+def test_the_decks_are_built_before_the_workers_start_only_for_a_run_that_can_read_them():
+    """Every test that takes a built deck is marked heavy: `make test` ("not alone") builds them first,
+    `make test-quick` (heavy left out) does not wait for thirteen decks it never reads."""
+    from conftest import selects_heavy
+
+    assert selects_heavy("") and selects_heavy("not alone") and selects_heavy("heavy and browser")
+    assert not selects_heavy("not (heavy or browser or devices or versions or alone)")
+    assert not selects_heavy("not heavy")

@@ -411,35 +411,33 @@ class Kernel:
                          "slow, make it faster or allow longer with timeout=N on its code fence", slide=slide,
                          details=stacks or None, details_are="every thread's stack")
 
-    async def _machine(self) -> str | None:
-        """The kernel's own account of its devices and jax version (None if it cannot say in 10 s)."""
+    async def _evaluate(self, expression: str) -> str | None:
+        """What ``expression`` evaluates to in the kernel, as its plain-text repr, without a cell or an
+        entry in its history (None if it fails or no answer comes in 10 s)."""
         try:
-            kc = self.client.kc
-            msg_id = kc.execute("", silent=True, store_history=False,
-                                user_expressions={"machine": claims.MACHINE_EXPRESSION})
+            msg_id = self.client.kc.execute("", silent=True, store_history=False, user_expressions={"x": expression})
             reply = await asyncio.wait_for(self.client.async_wait_for_reply(msg_id), 10)
-            found = (reply or {}).get("content", {}).get("user_expressions", {}).get("machine", {})
-            text = found.get("data", {}).get("text/plain") if found.get("status") == "ok" else None
-            return text.strip("'\"") if text else None
+            found = (reply or {}).get("content", {}).get("user_expressions", {}).get("x", {})
+            return found.get("data", {}).get("text/plain") if found.get("status") == "ok" else None
         except Exception:
             return None
+
+    async def _machine(self) -> str | None:
+        """The kernel's own account of its devices and jax version (None if it cannot say in 10 s)."""
+        text = await self._evaluate(claims.MACHINE_EXPRESSION)
+        return text.strip("'\"") if text else None
 
     async def _devices(self) -> dict | None:
         """The backend, device kind and count JAX ran the cells on, as the kernel says (None: no backend
         started, or no answer in 10 s)."""
         import ast
 
+        text = await self._evaluate(claims.DEVICES_EXPRESSION)
         try:
-            kc = self.client.kc
-            msg_id = kc.execute("", silent=True, store_history=False,
-                                user_expressions={"devices": claims.DEVICES_EXPRESSION})
-            reply = await asyncio.wait_for(self.client.async_wait_for_reply(msg_id), 10)
-            found = (reply or {}).get("content", {}).get("user_expressions", {}).get("devices", {})
-            text = found.get("data", {}).get("text/plain") if found.get("status") == "ok" else None
             said = ast.literal_eval(text) if text else None
-            return said if isinstance(said, dict) else None
-        except Exception:
+        except (ValueError, SyntaxError):
             return None
+        return said if isinstance(said, dict) else None
 
     async def _shutdown(self) -> None:
         client, km = self.client, self.km
