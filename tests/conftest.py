@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -70,28 +69,12 @@ def pytest_sessionstart(session):
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
         return
     whole = [Path(a).resolve() for a in config.args] in ([], [support.ROOT / "tests"])
-    if not whole or not support.DECKS or not selects_heavy(config.option.markexpr):
+    if not whole or not support.DECKS or not support.selects_heavy(config.option.markexpr):
         return
     from jaxdeck.build import build
 
     with support.session_environment():
         build(support.DECKS, support.shared_folder(config._tmp_path_factory, "build"), jobs=1)
-
-
-def selects_heavy(markexpr: str) -> bool:
-    """Whether ``-m markexpr`` can keep a test marked ``heavy`` (with any of the other marks it names): every
-    test that takes a built deck is heavy, so a run that leaves them all out (``make test-quick``) needs no
-    deck built before it starts."""
-    if not markexpr:
-        return True
-    try:
-        from _pytest.mark.expression import Expression
-    except ImportError:  # another pytest's layout: build the decks, as a run of everything would
-        return True
-    expression = Expression.compile(markexpr)
-    others = sorted(set(re.findall(r"[A-Za-z_]\w*", markexpr)) - {"and", "or", "not", "heavy"})
-    return any(expression.evaluate(lambda name, **_: name == "heavy" or name in chosen)
-               for chosen in ({n for k, n in enumerate(others) if mask >> k & 1} for mask in range(2 ** len(others))))
 
 
 #: the shared fixtures that build decks, start a browser or run the benchmarks: a test that takes one is heavy

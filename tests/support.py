@@ -299,3 +299,19 @@ def see_the_project(python: Path, *first: Path) -> None:
     share = python.parent.parent / "share"
     share.mkdir(exist_ok=True)
     (share / "jupyter").symlink_to(Path(sys.prefix) / "share" / "jupyter")
+
+
+def selects_heavy(markexpr: str) -> bool:
+    """Whether ``-m markexpr`` can keep a test marked ``heavy`` (with any of the other marks it names): every
+    test that takes a built deck is heavy, so a run that leaves them all out (``make test-quick``) needs no
+    deck built before it starts."""
+    if not markexpr:
+        return True
+    try:
+        from _pytest.mark.expression import Expression
+    except ImportError:  # another pytest's layout: build the decks, as a run of everything would
+        return True
+    expression = Expression.compile(markexpr)
+    others = sorted(set(re.findall(r"[A-Za-z_]\w*", markexpr)) - {"and", "or", "not", "heavy"})
+    return any(expression.evaluate(lambda name, **_: name == "heavy" or name in chosen)
+               for chosen in ({n for k, n in enumerate(others) if mask >> k & 1} for mask in range(2 ** len(others))))

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-from support import ROOT
+from support import ROOT, selects_heavy
 
 SUITE = '''
 import json, os, pytest
@@ -54,8 +54,6 @@ def test_a_modules_shared_fixture_starts_once_on_one_worker(tmp_path):
 def test_the_decks_are_built_before_the_workers_start_only_for_a_run_that_can_read_them():
     """Every test that takes a built deck is marked heavy: `make test` ("not alone") builds them first,
     `make test-quick` (heavy left out) does not wait for thirteen decks it never reads."""
-    from conftest import selects_heavy
-
     assert selects_heavy("") and selects_heavy("not alone") and selects_heavy("heavy and browser")
     assert not selects_heavy("not (heavy or browser or devices or versions or alone)")
     assert not selects_heavy("not heavy")
