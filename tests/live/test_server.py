@@ -52,6 +52,20 @@ def repo(tmp_path_factory):
     return root
 
 
+def shutting_down(process, deadline: float) -> str | None:
+    """The line `present` prints when a stop signal reached it (None if none comes by ``deadline``)."""
+    import select
+
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        line = process.stdout.readline() if ready else ""
+        if "stopping the Jupyter server" in line:
+            return line
+        if ready and not line:
+            return None
+    return None
+
+
 def start_present(repo) -> dict:
     """`python -m jaxdeck present --port 0 --no-browser` in ``repo``, once it printed its slideshow URL."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -272,6 +286,10 @@ def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, sign
 
         signalled = time.monotonic()
         process.send_signal(signum)
+        said = ""
+        if then:  # once it says it is shutting down: pending together, signals are taken lowest number first
+            said = shutting_down(process, signalled + 5)
+            assert said, "no stopping line"
         for later in then:
             time.sleep(0.05)
             if process.poll() is None:
@@ -291,7 +309,7 @@ def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, sign
         assert elapsed < 5
         print(f"{signal.Signals(signum).name}: everything gone {elapsed:.2f} s after the signal")
 
-        output = process.stdout.read()
+        output = said + process.stdout.read()
         assert f"{signal.Signals(signum).name}: stopping the Jupyter server..." in output
         assert "Traceback" not in output
     finally:
