@@ -85,7 +85,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
                printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None,
                cpus: frozenset[int] | None = None, strict: bool = False, allow_errors: bool = False,
-               flags: HandoutFlags | None = None, on_kernel=None) -> Built:
+               flags: HandoutFlags | None = None, on_start=None) -> Built:
     """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
 
     Earlier artefacts stay until each is replaced, and each gets its record of inputs.
@@ -93,7 +93,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     ``cpus`` is the deck's share of the machine when decks are built side by side; with
     ``strict`` a warning of the reader (an image it cannot fetch) is an error; with
     ``allow_errors`` a cell's error is shown on its slide and listed as a warning; ``flags`` lay
-    the handout out for this run (``jaxdeck pdf --handout-per-page N --paper NAME``); ``on_kernel()`` is
+    the handout out for this run (``jaxdeck pdf --handout-per-page N --paper NAME``); ``on_start(kernel)`` is
     called when a kernel starts to run the deck (not when its outputs come from the cache).
     """
     import nbformat
@@ -121,7 +121,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         try:
             executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen, cpus=cpus,
                                       on_cell=(lambda k, n: shown.cell(name, k, n)) if shown else None,
-                                      on_start=on_kernel and (lambda kernel: on_kernel()))
+                                      on_start=on_start)
         except DeckError as err:
             raise kept(err, outputs.errors) from None
         outputs.errors.unlink(missing_ok=True)  # a failure's record lasts until the deck runs
@@ -302,7 +302,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
         # from the cache (a prose edit) has nothing to wait for, and its one export compiles them itself
         once = threading.Lock()
 
-        def warm_up() -> None:
+        def warm_up(_kernel=None) -> None:
             if once.acquire(blocking=False):
                 warm_up_exporter()
     if any(p.article for p in todo):
@@ -319,7 +319,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
                 try:
                     done = build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
                                       plan=p, sources=sources, cpus=share, strict=strict,
-                                      allow_errors=allow_errors, flags=flags, on_kernel=warm_up)
+                                      allow_errors=allow_errors, flags=flags, on_start=warm_up)
                 finally:
                     if share is not None:
                         shares.put(share)

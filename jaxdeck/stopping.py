@@ -227,10 +227,10 @@ def _exit_by_deadline(signum: int, seconds: float) -> None:
 
 
 @contextlib.contextmanager
-def stop_on_signals(deadline: float | None = STOP_S) -> Iterator[list[int]]:
+def stop_on_signals(deadline: float = STOP_S) -> Iterator[list[int]]:
     """Inside: SIGINT, SIGTERM and SIGHUP end the children and raise :class:`Stopped` (once); the
-    process is gone ``deadline`` s after the signal whatever the unwinding waits on (None: it
-    unwinds at its own pace, a server shutting down in order).
+    process is gone ``deadline`` s after the signal whatever the unwinding waits on (a server that
+    shuts down in order is given longer).
 
     Yields the list of signals received. Outside the main thread it does nothing (signal
     handlers belong to the main thread). The previous handlers come back on exit.
@@ -245,8 +245,7 @@ def stop_on_signals(deadline: float | None = STOP_S) -> Iterator[list[int]]:
         if len(received) > 1:
             return
         _stopping.set()
-        if deadline is not None:
-            _exit_by_deadline(signum, deadline - _LAST_S)
+        _exit_by_deadline(signum, deadline - _LAST_S)
         # the driver ends with its browser connection, as the unwinding closes it
         end_children(grace=STOP_GRACE_S, spare=is_driver, at_once=in_browser)
         # raised inside Playwright's event loop, the stop may be caught there and logged by asyncio as a
