@@ -59,7 +59,7 @@ def test_a_save_reloads_the_open_page_at_the_same_slide(browser, preview):
         deck.write_text(deck.read_text().replace("print('x is', x)", "print('x is now', x * 2)"))  # one code cell
         shows(page, "x is now 12")
         assert page.evaluate("Reveal.getIndices()")["h"] == 1
-        assert page.is_visible("#jaxdeck-preview-warm")
+        page.wait_for_selector("#jaxdeck-preview-warm", state="visible", timeout=30000)  # the reloaded page's first event
 
         deck.write_text(deck.read_text().replace("x * 2", "x * undefined_name"))
         page.wait_for_selector("#jaxdeck-preview-error", timeout=30000)
