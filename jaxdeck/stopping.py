@@ -25,6 +25,7 @@ children, a kernel that closes, the live Jupyter server and its kernels.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import logging
 import os
 import signal
@@ -215,10 +216,19 @@ def stopping() -> bool:
     return _stopping.is_set()
 
 
-def _exit_by_deadline(signum: int, seconds: float) -> None:
-    """In ``seconds``, unless the process is gone by then: kill every process left, say the stop, exit."""
+def _exit_by_deadline(signum: int, seconds: float, hung: bool = False) -> None:
+    """In ``seconds``, unless the process is gone by then: kill every process left, say the stop, exit.
+
+    ``hung``: an unwinding still going then is a bug (an orderly shutdown that should have ended), so
+    where every thread stood is printed first, for the report.
+    """
 
     def cut_short() -> None:
+        if hung:
+            with contextlib.suppress(Exception):
+                print(f"error: still stopping {seconds + _LAST_S:g} s after the signal, so ended here; "
+                      "please report where its threads stood:", file=sys.stderr, flush=True)
+                faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
         leave(Stopped(signum))
 
     timer = threading.Timer(seconds, cut_short)
@@ -245,7 +255,7 @@ def stop_on_signals(deadline: float = STOP_S) -> Iterator[list[int]]:
         if len(received) > 1:
             return
         _stopping.set()
-        _exit_by_deadline(signum, deadline - _LAST_S)
+        _exit_by_deadline(signum, deadline - _LAST_S, hung=deadline > STOP_S)
         # the driver ends with its browser connection, as the unwinding closes it
         end_children(grace=STOP_GRACE_S, spare=is_driver, at_once=in_browser)
         # raised inside Playwright's event loop, the stop may be caught there and logged by asyncio as a

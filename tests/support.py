@@ -149,6 +149,7 @@ def previewing(folder: Path, *options: str, env: dict | None = None):
                                env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     rest: list[str] = []
+    process.printed = rest  # what it printed after its first line, for a failing test's message
     drain = threading.Thread(target=lambda: rest.extend(process.stdout), daemon=True)
     try:
         line = process.stdout.readline()
