@@ -12,8 +12,14 @@ import sys
 # installed (jupyter-events asks for it); that compiles some 35 Lark grammars at import,
 # about 1.5 s of every start, for the `iri` formats that no notebook schema uses
 # (jsonschema issue 1428). A None entry makes that optional import fail at once, and
-# jsonschema then leaves those two checkers out. Only this process is affected.
-sys.modules.setdefault("rfc3987_syntax", None)
+# jsonschema then leaves those two checkers out. The other optional checkers' libraries
+# (Jupyter's server asks for them too) cost 60 ms more, for formats (uri, date-time, duration,
+# color, hostname, json-pointer) that the notebook schemas never name either; nothing else
+# here imports them. Only this process is affected: the live server runs in one of its own.
+FORMAT_CHECKERS_UNUSED = ("rfc3987_syntax", "rfc3986_validator", "rfc3339_validator", "isoduration", "uri_template",
+                          "webcolors", "fqdn", "jsonpointer")
+for _name in FORMAT_CHECKERS_UNUSED:
+    sys.modules.setdefault(_name, None)
 
 import argparse  # noqa: E402
 import importlib  # noqa: E402

@@ -200,3 +200,5 @@ def test_a_rebuild_never_compiles_the_iri_grammars(good_build, tmp_path):
     assert {"nbformat", "jsonschema"} <= names  # the notebook is still read, validated and written
     # rfc3987_syntax is looked for (a line of its own, microseconds) but its ~1.5 s of Lark grammars never load
     assert not names & {"rfc3987_syntax.syntax_helpers", "lark"}
+    # nor do the other format checkers' libraries that no notebook schema needs (isoduration brings arrow)
+    assert not names & {"arrow", "isoduration.parser", "rfc3986_validator.rfc3986_validator", "webcolors._html5"}
