@@ -44,6 +44,7 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from jaxdeck.read.structure import trailing_attributes
+from jaxdeck.tokens import parsed
 
 
 @functools.lru_cache(maxsize=64)
@@ -177,7 +178,7 @@ def _closing(tokens, index: int) -> int:
 
 def heading_attributes(text: str) -> dict:
     """The slide attributes of the first heading of a cell's Markdown that has some (``{}`` if none)."""
-    for token in PARSER.parse(text):
+    for token in parsed(PARSER, text):
         if token.type == "heading_open" and token.meta.get(SLIDE_ATTRS):
             return dict(token.meta[SLIDE_ATTRS])
     return {}
@@ -185,13 +186,13 @@ def heading_attributes(text: str) -> dict:
 
 def has_list(source: str) -> bool:
     """Whether a cell's Markdown holds a list (which a deck's ``incremental: true`` steps in)."""
-    return any(token.type in ("bullet_list_open", "ordered_list_open") for token in PARSER.parse(source))
+    return any(token.type in ("bullet_list_open", "ordered_list_open") for token in parsed(PARSER, source))
 
 
 def uses_attributes(source: str) -> bool:
     """Whether a cell's Markdown writes attributes (a span's, a block's or a heading's)."""
     lines = source.split("\n")
-    for token in PARSER.parse(source):
+    for token in parsed(PARSER, source):
         if token.meta.get(SLIDE_ATTRS) or any(child.type == "span_open" for child in token.children or []):
             return True
         if token.attrs and token.map and lines[token.map[0]].lstrip().startswith("{"):

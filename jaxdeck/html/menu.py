@@ -17,6 +17,7 @@ from nbconvert.preprocessors import Preprocessor
 
 from jaxdeck.html.layout import SHOWN, VERTICAL
 from jaxdeck.html.markdown import PARSER
+from jaxdeck.tokens import parsed
 
 #: the headings reveal.js-menu took titles from (its ``titleSelector``)
 LEVELS = ("h1", "h2", "h3")
@@ -43,7 +44,7 @@ def _squeeze(text: str) -> str:
 
 def heading_text(markdown: str) -> str | None:
     """The plain text of the first ``#``, ``##`` or ``###`` heading of ``markdown``; None without one."""
-    tokens = PARSER.parse(markdown)
+    tokens = parsed(PARSER, markdown)
     for token, inline in zip(tokens, tokens[1:]):
         if token.type == "heading_open" and token.tag in LEVELS and inline.type == "inline":
             return _squeeze(_text(inline.children or [])) or None
@@ -52,7 +53,7 @@ def heading_text(markdown: str) -> str | None:
 
 def first_words(markdown: str) -> str | None:
     """The start of ``markdown``'s text, as the menu lists a slide without a heading; None without text."""
-    text = _squeeze(" ".join(_text(t.children or []) for t in PARSER.parse(markdown) if t.type == "inline"))
+    text = _squeeze(" ".join(_text(t.children or []) for t in parsed(PARSER, markdown) if t.type == "inline"))
     if not text:
         return None
     short = re.match(rf"^(.{{{FIRST_WORDS}}}\S*)", text)

@@ -23,6 +23,7 @@ from jaxdeck.html.loads import loads
 from jaxdeck.options import DeckOptions
 from jaxdeck.read.contained import Named, check, check_stylesheet, file_part, names_a_file
 from jaxdeck.records import cell_info
+from jaxdeck.tokens import parsed
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def written_files(nb: nbformat.NotebookNode) -> list[str]:
         if cell.cell_type != "markdown":
             continue
         written += slide_images(cell)
-        for token in markdown.PARSER.parse(cell.source):
+        for token in parsed(markdown.PARSER, cell.source):
             if token.type == "html_block":
                 written += [load.url for load in loads(token.content)]
             for child in token.children or []:

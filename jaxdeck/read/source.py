@@ -32,6 +32,7 @@ from jaxdeck.read.formats import (HeaderLimit, HeaderLoader, bom_of, file_format
                                   jupytext_config, load_header, read_in_format, write_back)
 from jaxdeck.read.structure import trailing_attributes
 from jaxdeck.records import OPTIONS_KEY, update_build
+from jaxdeck.tokens import parsed
 
 _markdown = MarkdownIt("commonmark")
 # every link and image as written, file: ones too (markdown-it leaves those as text by default,
@@ -251,7 +252,7 @@ def check_fences(path: Path, text: str) -> None:
     offset = header_line_count(text)
     lines = text.split("\n")
     body = "\n".join(lines[offset:])
-    for token in _markdown.parse(body):
+    for token in parsed(_markdown, body):
         if token.type != "fence" or token.map is None:
             continue
         start, end = token.map
@@ -298,7 +299,7 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
     for cell, line in zip(nb.cells, cell_lines):
         if cell.cell_type != "markdown":
             continue
-        tokens = _markdown.parse(cell.source)
+        tokens = parsed(_markdown, cell.source)
         check_raw_html(path, line, tokens)  # what its raw HTML loads: files inside the deck's folder too
         for token in tokens:
             depth = 0  # inside a link: an image there is a badge, decoration
@@ -347,7 +348,7 @@ def check_slide_images(path: Path, text: str, nb: nbformat.NotebookNode, cell_li
     for cell, line in zip(nb.cells, cell_lines):
         if cell.cell_type != "markdown":
             continue
-        tokens = _markdown.parse(cell.source)
+        tokens = parsed(_markdown, cell.source)
         for token, inline in zip(tokens, tokens[1:]):
             found = trailing_attributes(inline.content) if token.type == "heading_open" else None
             if found and found[1].get("background-image"):

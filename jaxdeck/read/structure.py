@@ -39,6 +39,7 @@ from jaxdeck.markers import (BREAK_HINT, BREAKING, COLUMN_MARKER, CONTINUE, FRAG
                              NOTE_PREFIX, NOTES, SKIP, SLIDE, SLIDE_MARKER, SUBSLIDE, near_miss)
 from jaxdeck.read.formats import JUPYTEXT_CELL_KEYS
 from jaxdeck.records import BuildRecord, cell_info, set_cell_info, update_build, update_cell_info
+from jaxdeck.tokens import parsed
 
 _markdown = MarkdownIt("commonmark")
 #: MyST's block syntax: colon fences, $$ math and +++ breaks are blocks of their own (never split inside)
@@ -102,7 +103,7 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
     as Jupyter Book reads it: ``---`` there is a transition (a rule), not a slide break, and
     no paragraph is a marker; its slides start at its headings.
     """
-    tokens = (_myst_markdown if myst else _markdown).parse(cell_source)
+    tokens = parsed(_myst_markdown if myst else _markdown, cell_source)
     source_lines = cell_source.split("\n")
     pieces: list[Piece] = []
     for index, token in enumerate(tokens):
@@ -310,7 +311,7 @@ def slides_with_class(nb: nbformat.NotebookNode, name: str) -> set[int]:
         if cell.cell_type != "markdown":
             continue
         for info, text in slide_pieces(cell):
-            tokens = _markdown.parse(text)
+            tokens = parsed(_markdown, text)
             for token, inline in zip(tokens, tokens[1:]):
                 attributes = trailing_attributes(inline.content) if token.type == "heading_open" else None
                 if attributes and name in str(attributes[1].get("class", "")).split() and "slide" in info:
