@@ -7,6 +7,8 @@ by one CLI run in that interpreter, as ``jaxdeck build`` builds a folder of deck
 kernel, a fresh one, runs on that JAX, a cell error or a failed claim check fails that deck, and
 the others are built all the same. One test per deck and version reads that deck's share of the
 run: its line in the build's report (executed), and an executed notebook that names the version.
+The decks' timings are taken with a quarter of their budget (``DEMOS_TIMING_BUDGET_SCALE``), as in
+the device matrix: these builds check that cells run and claims hold, no figure is read.
 Parametrised over slides/. A slower group of its own: ``-m versions`` runs only it; under
 pytest-xdist each version's tests keep to one worker, which runs that version's build once.
 """
@@ -87,6 +89,7 @@ def built_at(python_with, tmp_path_factory):
             python = python_with(version)
             out = tmp_path_factory.mktemp(f"build-{version}")
             env = {k: v for k, v in os.environ.items() if k not in ("JAXDECK_DEVICES", "PYTHONPATH")}
+            env["DEMOS_TIMING_BUDGET_SCALE"] = "0.25"
             try:
                 done = subprocess.run([python, "-m", "jaxdeck", "build", "--no-cache", "--jobs", "1",
                                        "--out", str(out), *map(str, DECKS)], cwd=ROOT, env=env, capture_output=True,
