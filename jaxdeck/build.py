@@ -357,7 +357,7 @@ def _in_parallel(plans: list, one, jobs: int, report) -> list[Built]:
     import threading
     from concurrent.futures import ThreadPoolExecutor, wait
 
-    from jaxdeck.stopping import end_children, is_driver
+    from jaxdeck.stopping import end_children, is_driver, result
 
     stopped = threading.Event()
 
@@ -379,7 +379,7 @@ def _in_parallel(plans: list, one, jobs: int, report) -> list[Built]:
     try:
         for future in futures:
             try:
-                done = future.result()
+                done = result(future)
             except Exception as err:  # a deck's error: the other decks are built all the same
                 failures.append(err)
                 continue

@@ -43,6 +43,9 @@ STOP_S = 2.0
 STOP_GRACE_S = 0.5
 #: of that, what is kept for killing what is left and exiting, when the unwinding has not finished
 _LAST_S = 0.3
+#: the longest the main thread waits at a time: a stop signal may land in any of the process's threads, and
+#: Python runs its handler in the main thread only, when that thread next runs
+WAKE_S = 0.5
 
 
 class Stopped(BaseException):
@@ -209,6 +212,16 @@ def leave(stop: Stopped) -> None:
         with contextlib.suppress(Exception):
             stream.flush()
     os._exit(stop.exit_code)
+
+
+def result(future):
+    """``future.result()``, waited for in waits of :data:`WAKE_S`, so that a stop signal is taken within one."""
+    while True:
+        try:
+            return future.result(timeout=WAKE_S)
+        except TimeoutError:
+            if future.done():  # the future's own TimeoutError, not the wait's
+                raise
 
 
 def stopping() -> bool:

@@ -21,7 +21,7 @@ from pathlib import Path
 from jaxdeck.decks import SLIDES, find_decks
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.opening import Opener
-from jaxdeck.stopping import Stopped
+from jaxdeck.stopping import WAKE_S, Stopped
 
 DEFAULT_PORT = 8000
 
@@ -89,7 +89,7 @@ def run(args) -> int:
             opener = Opener(args.out, "preview")
             opener.open(server.url, "the preview")
         while True:
-            time.sleep(3600)
+            time.sleep(WAKE_S)  # not an hour: a stop signal that lands in another thread waits for this one
     except Stopped as stop:
         say("\nstopping the preview..." if stop.name == "SIGINT" else f"{stop.name}: stopping the preview...")
         return 0 if stop.name == "SIGINT" else stop.exit_code

@@ -36,7 +36,7 @@ from jaxdeck.errors import DeckError
 from jaxdeck.execute import where
 from jaxdeck.execute.measure import kernel_peak_rss, record_run, recorded_duration
 from jaxdeck.options import DeckOptions
-from jaxdeck.stopping import MARKER, end_tree, marked
+from jaxdeck.stopping import MARKER, end_tree, marked, result
 from jaxdeck.records import cell_info, update_cell_info
 
 DEFAULT_TIMEOUT_S = 60
@@ -262,7 +262,7 @@ class Kernel:
 
         self._loop.call_soon_threadsafe(start)
         try:
-            return done.result()
+            return result(done)
         except BaseException:
             self._loop.call_soon_threadsafe(lambda: [t.cancel() for t in tasks])
             raise

@@ -130,6 +130,50 @@ def test_a_preview_whose_shutdown_hangs_is_ended_by_its_deadline_with_its_kernel
     assert not still_running(children)
 
 
+#: run as ``python -c``: jaxdeck's CLI with a thread that, once the file ``GO`` names exists, sends SIGTERM to
+#: itself alone, as the kernel may hand a signal meant for the process to any of its threads
+SIGNAL_IN_A_THREAD = """
+import os, signal, sys, threading, time
+import jaxdeck.cli as cli
+def send():
+    while not os.path.exists(os.environ["GO"]):
+        time.sleep(0.05)
+    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+threading.Thread(target=send, daemon=True).start()
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_stop_signal_taken_by_another_thread_still_ends_the_preview(tmp_path):
+    """Python runs a signal's handler in the main thread, when that thread next runs: the preview's main
+    thread, which only waits, must wake to take it (it once slept an hour at a time, and a stop that the
+    kernel handed to another thread waited for it)."""
+    (tmp_path / "slides").mkdir()
+    (tmp_path / "slides" / "talk.md").write_text(DECK)
+    go = tmp_path / "go"
+    process = subprocess.Popen([sys.executable, "-c", SIGNAL_IN_A_THREAD, "preview", "slides/talk.md", "--port", "0",
+                                "--out", "build", "--no-browser"], cwd=tmp_path,
+                               env={**os.environ, "PYTHONPATH": str(ROOT), "GO": str(go)},
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not kernels_under(process.pid):
+            assert time.monotonic() < deadline and process.poll() is None, "no kernel started"
+            time.sleep(0.1)
+        children = [p.pid for p in psutil.Process(process.pid).children(recursive=True)]
+        go.touch()
+        process.wait(timeout=60)  # a hang guard: it used to wait for the main thread's hour-long sleep
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    said = process.stdout.read()
+    assert process.returncode == 128 + signal.SIGTERM, said
+    assert "SIGTERM: stopping the preview" in said, said
+    time.sleep(0.2)
+    assert not still_running(children)
+
+
 @pytest.mark.browser
 def test_r_in_the_deck_runs_it_afresh_and_another_pages_post_is_refused(browser, preview, tmp_path):
     """The deck's own R is obeyed; the same POST from a page of another origin (here a local file)
