@@ -33,6 +33,7 @@ from importlib import metadata, util
 from pathlib import Path
 
 from jaxdeck.atomic import write_text
+from jaxdeck.stopping import WAKE_S
 
 #: distributions whose versions can change what a cell prints
 DISTRIBUTIONS = ("jax", "jaxlib", "numpy", "ml_dtypes", "jax-cuda12-plugin", "jax-cuda12-pjrt",
@@ -221,7 +222,8 @@ class Pending:
             self._result = {"error": f"{type(err).__name__}: {err}"}
 
     def result(self) -> dict:
-        self._thread.join()
+        while self._thread.is_alive():
+            self._thread.join(WAKE_S)  # in short waits, as stopping.result waits (a stop signal is taken within one)
         return self._result or {}
 
 

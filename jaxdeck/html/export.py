@@ -39,6 +39,7 @@ from jaxdeck.html.layout import PREPROCESSORS
 from jaxdeck.html.loads import at_copies, beside
 from jaxdeck.html.menu import MenuTitles
 from jaxdeck.html.shown import ShownFiles
+from jaxdeck.stopping import result
 from jaxdeck.options import DeckOptions
 from jaxdeck.read.contained import MISSING, Refused, named, refusal
 from jaxdeck.records import BuildRecord
@@ -191,7 +192,7 @@ def fitted(nb: nbformat.NotebookNode, out: Path, title: str, browser=None, files
             return fit_in_browser(nb, render, browser, DeckOptions.of(nb).size)
         # on a thread of its own: Playwright's sync API refuses to start in a thread that already drives a browser
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="jaxdeck-fit") as pool:
-            return pool.submit(in_own_browser).result()
+            return result(pool.submit(in_own_browser))
     finally:
         scratch.unlink(missing_ok=True)
 
