@@ -96,8 +96,10 @@ ENTRIES = {
     "article": ("article/export.py",),
 }
 #: modules the stages import that never change an artefact's bytes: errors, files, signals, the
-#: progress line; and the kernel's run, whose outputs are keyed by the execution cache's key instead
+#: progress line, the memo of Markdown parses; and the kernel's run, whose outputs are keyed by the
+#: execution cache's key instead
 PLUMBING = ("__init__.py", "errors.py", "atomic.py", "decks.py", "progress.py", "stopping.py", "claims.py", "limits.py",
+            "tokens.py",
             "execute/kernel.py", "execute/fingerprint.py", "execute/measure.py")
 TOOLS = {
     "notebook": ("jupytext", "nbformat", "markdown-it-py", "tinycss2", "bleach"),
