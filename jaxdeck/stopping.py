@@ -24,6 +24,7 @@ children, a kernel that closes, the live Jupyter server and its kernels.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import faulthandler
 import logging
@@ -31,6 +32,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Iterable, Iterator
 
 #: the signals that stop a command: Ctrl-C, `kill` (or `timeout`, a service manager), a closed terminal
@@ -249,6 +251,13 @@ def _exit_by_deadline(signum: int, seconds: float, hung: bool = False) -> None:
     timer.start()
 
 
+def _interrupt_soon(signum: int, main: int) -> None:
+    """Send ``signum`` again to the main thread alone, a moment later: a real signal, which also wakes a
+    main thread that sleeps or waits (``_thread.interrupt_main`` only marks it as pending)."""
+    time.sleep(0.01)
+    signal.pthread_kill(main, signum)
+
+
 @contextlib.contextmanager
 def stop_on_signals(deadline: float = STOP_S) -> Iterator[list[int]]:
     """Inside: SIGINT, SIGTERM and SIGHUP end the children and raise :class:`Stopped` (once); the
@@ -263,8 +272,12 @@ def stop_on_signals(deadline: float = STOP_S) -> Iterator[list[int]]:
         yield received
         return
 
+    lost: list[int] = []  # a Stopped raised where Python could only print it and go on
+
     def handle(signum, frame):
         received.append(signum)
+        if lost:  # the relay below: raise the first signal's stop again, where it can unwind
+            raise Stopped(lost.pop())
         if len(received) > 1:
             return
         _stopping.set()
@@ -276,12 +289,28 @@ def stop_on_signals(deadline: float = STOP_S) -> Iterator[list[int]]:
         logging.getLogger("asyncio").disabled = True
         raise Stopped(signum)
 
+    unraisable = sys.unraisablehook
+
+    def relay(hook_args) -> None:
+        """A handler that ran inside a weakref callback or a ``__del__`` (the garbage collector's work, at any
+        moment) raised its Stopped where Python can only print it as "Exception ignored" and go on: say
+        nothing, and hand the stop back to the main thread as if the signal came again."""
+        if isinstance(hook_args.exc_value, Stopped):
+            signum = hook_args.exc_value.signum
+            lost.append(signum)
+            # from a bare thread, a moment later: here the handler would run at once, inside the callback again
+            _thread.start_new_thread(_interrupt_soon, (signum, threading.main_thread().ident))
+            return
+        unraisable(hook_args)
+
     previous = {signum: signal.signal(signum, handle) for signum in SIGNALS}
+    sys.unraisablehook = relay
     try:
         yield received
     finally:
         if received:
             end_children(grace=STOP_GRACE_S)  # whatever the unwinding did not end
+        sys.unraisablehook = unraisable
         for signum, handler in previous.items():
             signal.signal(signum, handler)
 

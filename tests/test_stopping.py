@@ -108,6 +108,39 @@ def test_a_stop_signal_taken_by_another_thread_still_ends_the_build(tmp_path):
     assert err.strip().splitlines() == ["stopped by SIGTERM"], err
 
 
+#: a stop signal taken while the garbage collector runs a weakref callback, where a raised exception
+#: is only printed ("Exception ignored in ...") and the code goes on
+IN_A_CALLBACK = """
+import signal, sys, time, weakref
+from jaxdeck.stopping import Stopped, say, stop_on_signals
+class Thing:
+    pass
+try:
+    with stop_on_signals():
+        thing = Thing()
+        watch = weakref.ref(thing, lambda ref: signal.raise_signal(signal.SIGTERM))
+        try:
+            del thing  # the callback runs here, and the handler inside it
+            time.sleep(30)
+        finally:
+            print("unwound", flush=True)
+except Stopped as stop:
+    say(stop)
+    sys.exit(stop.exit_code)
+"""
+
+
+def test_a_stop_taken_inside_a_weakref_callback_still_unwinds_the_command(tmp_path):
+    """Python prints an exception raised in a weakref callback and goes on: the stop is handed back to the
+    main thread, so the command unwinds (its ``finally`` blocks run) and prints no traceback, rather than
+    sleeping on until the deadline kills it."""
+    done = subprocess.run([sys.executable, "-c", IN_A_CALLBACK], cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert done.stdout.splitlines() == ["unwound"], done.stdout
+    assert done.stderr.strip().splitlines() == ["stopped by SIGTERM"], done.stderr
+
+
 def test_a_stop_signal_ends_decks_built_side_by_side_and_all_their_kernels(tmp_path):
     project = tmp_path / "project"
     (project / "slides").mkdir(parents=True)
