@@ -165,6 +165,20 @@ def previewing(folder: Path, *options: str, env: dict | None = None):
             drain.join(10)
 
 
+#: run as ``python -c ... ARGS``: jaxdeck's CLI with a thread that, once the file ``JAXDECK_TEST_GO`` names
+#: exists, sends SIGTERM to itself alone, as the kernel may hand a signal meant for the process to any thread
+SIGNAL_IN_A_THREAD = """
+import os, signal, sys, threading, time
+import jaxdeck.cli as cli
+def send():
+    while not os.path.exists(os.environ["JAXDECK_TEST_GO"]):
+        time.sleep(0.05)
+    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+threading.Thread(target=send, daemon=True).start()
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
 def command_line(process) -> str:
     """A process's command line, or "" once it has ended: a child listed a moment ago may be a zombie by now."""
     import psutil

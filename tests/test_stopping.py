@@ -13,7 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import ROOT, command_line, is_kernel, run_cli, still_running
+from support import ROOT, SIGNAL_IN_A_THREAD, command_line, is_kernel, run_cli, still_running
 
 #: starts a kernel, a server, a browser or a build (not in `make test-quick`)
 pytestmark = pytest.mark.heavy
@@ -73,20 +73,6 @@ def test_a_stop_signal_ends_the_build_its_kernel_and_its_browser(tmp_path, signu
     assert deck.read_text() == SLOW
 
 
-#: run as ``python -c``: jaxdeck's CLI with a thread that, once the slow cell has started, sends SIGTERM to
-#: itself alone, as the kernel may hand a signal meant for the process to any of its threads
-SIGNAL_IN_A_THREAD = """
-import os, signal, sys, threading, time
-import jaxdeck.cli as cli
-def send():
-    while not os.path.exists(os.environ["JAXDECK_TEST_STARTED"]):
-        time.sleep(0.05)
-    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
-threading.Thread(target=send, daemon=True).start()
-sys.exit(cli.main(sys.argv[1:]))
-"""
-
-
 def test_a_stop_signal_taken_by_another_thread_still_ends_the_build(tmp_path):
     """Python runs a signal's handler in the main thread, when that thread next runs: the build's main
     thread, waiting for its kernel's cell, must wake to take it (it once waited for the cell to end)."""
@@ -94,7 +80,8 @@ def test_a_stop_signal_taken_by_another_thread_still_ends_the_build(tmp_path):
     (project / "slides").mkdir(parents=True)
     (project / "slides" / "talk.md").write_text(SLOW)
     started = tmp_path / "started"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), JAXDECK_TEST_STARTED=str(started))
+    # the thread sends its signal once the slow cell has started
+    env = dict(os.environ, PYTHONPATH=str(ROOT), JAXDECK_TEST_STARTED=str(started), JAXDECK_TEST_GO=str(started))
     build = subprocess.Popen([sys.executable, "-c", SIGNAL_IN_A_THREAD, "build", "slides/talk.md", "--out", "build"],
                              cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

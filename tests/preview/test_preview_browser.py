@@ -12,7 +12,7 @@ import psutil
 import pytest
 
 from jaxdeck.browser import script
-from support import ROOT, kernels_under, previewing, still_running
+from support import ROOT, SIGNAL_IN_A_THREAD, kernels_under, previewing, still_running
 
 #: starts a kernel, a server, a browser or a build (not in `make test-quick`)
 pytestmark = pytest.mark.heavy
@@ -24,6 +24,15 @@ DECK = ("# Talk\n\nHello.\n\n```python\nx = 6\n```\n\n---\n\n## Two\n\nFirst poi
 def shows(page, text: str, seconds: float = 30) -> None:
     """Wait until the slide on show contains ``text`` (a hang guard, not a latency budget)."""
     page.wait_for_function(script("slide-shows.js"), arg=[text, True], timeout=seconds * 1000, polling="raf")
+
+
+def once_a_kernel_runs(process) -> list[int]:
+    """Wait until the preview ``process`` has started its kernel (a hang guard); the pids of its children then."""
+    deadline = time.monotonic() + 60
+    while not kernels_under(process.pid):
+        assert time.monotonic() < deadline and process.poll() is None, "no kernel started"
+        time.sleep(0.1)
+    return [p.pid for p in psutil.Process(process.pid).children(recursive=True)]
 
 
 @pytest.fixture
@@ -81,12 +90,7 @@ def test_a_save_reloads_the_open_page_at_the_same_slide(browser, preview):
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["SIGTERM", "SIGHUP", "SIGINT"])
 def test_a_stop_signal_ends_the_preview_and_its_kernel(preview, signum):
     process, url, deck = preview
-    me = psutil.Process(process.pid)
-    deadline = time.monotonic() + 60
-    while not kernels_under(process.pid):
-        assert time.monotonic() < deadline, "no kernel started"
-        time.sleep(0.1)
-    children = [p.pid for p in me.children(recursive=True)]
+    children = once_a_kernel_runs(process)
     process.send_signal(signum)
     process.wait(timeout=90)  # a hang guard: shutting down joins the priming and rebuild threads (10 s each), slower on a loaded machine
     time.sleep(0.2)  # what it printed last, read
@@ -108,11 +112,7 @@ def test_a_preview_whose_shutdown_hangs_is_ended_by_its_deadline_with_its_kernel
                                 "build", "--no-browser"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while not kernels_under(process.pid):
-            assert time.monotonic() < deadline and process.poll() is None, "no kernel started"
-            time.sleep(0.1)
-        children = [p.pid for p in psutil.Process(process.pid).children(recursive=True)]
+        children = once_a_kernel_runs(process)
         began = time.monotonic()
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
@@ -130,20 +130,6 @@ def test_a_preview_whose_shutdown_hangs_is_ended_by_its_deadline_with_its_kernel
     assert not still_running(children)
 
 
-#: run as ``python -c``: jaxdeck's CLI with a thread that, once the file ``GO`` names exists, sends SIGTERM to
-#: itself alone, as the kernel may hand a signal meant for the process to any of its threads
-SIGNAL_IN_A_THREAD = """
-import os, signal, sys, threading, time
-import jaxdeck.cli as cli
-def send():
-    while not os.path.exists(os.environ["GO"]):
-        time.sleep(0.05)
-    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
-threading.Thread(target=send, daemon=True).start()
-sys.exit(cli.main(sys.argv[1:]))
-"""
-
-
 def test_a_stop_signal_taken_by_another_thread_still_ends_the_preview(tmp_path):
     """Python runs a signal's handler in the main thread, when that thread next runs: the preview's main
     thread, which only waits, must wake to take it (it once slept an hour at a time, and a stop that the
@@ -153,14 +139,10 @@ def test_a_stop_signal_taken_by_another_thread_still_ends_the_preview(tmp_path):
     go = tmp_path / "go"
     process = subprocess.Popen([sys.executable, "-c", SIGNAL_IN_A_THREAD, "preview", "slides/talk.md", "--port", "0",
                                 "--out", "build", "--no-browser"], cwd=tmp_path,
-                               env={**os.environ, "PYTHONPATH": str(ROOT), "GO": str(go)},
+                               env={**os.environ, "PYTHONPATH": str(ROOT), "JAXDECK_TEST_GO": str(go)},
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while not kernels_under(process.pid):
-            assert time.monotonic() < deadline and process.poll() is None, "no kernel started"
-            time.sleep(0.1)
-        children = [p.pid for p in psutil.Process(process.pid).children(recursive=True)]
+        children = once_a_kernel_runs(process)
         go.touch()
         process.wait(timeout=60)  # a hang guard: it used to wait for the main thread's hour-long sleep
     finally:
