@@ -17,21 +17,27 @@ The protocol (:func:`bench`), which :func:`compare`, the widgets and ``%jaxtime`
    repeat is not enough): :func:`compare` measures it once more with a longer budget and
    says so; its compact view names it without growing a line, so the slide still fits.
 
+A check cell that asserts a claim about timings holds it with :func:`holds`: the slide's own
+figures first, measured again only when they do not bear it out, and when no measurement does,
+how busy the machine was meanwhile (:class:`Load`), so a failure on a shared machine says so.
+
 This module is the public face; the pieces live in ``demos._timing``: ``measure`` (the loop),
-``result`` (:class:`Timing`), ``comparison`` (:func:`compare`, :func:`compact`), ``verdict``
-and ``scoreboard``.
+``result`` (:class:`Timing`), ``comparison`` (:func:`compare`, :func:`compact`), ``verdict``,
+``scoreboard``, ``holds`` and ``load``.
 """
 
 from __future__ import annotations
 
 from ._timing.comparison import CompactComparison, Comparison, compact, compare
+from ._timing.holds import DEFAULT_TRIES, Held, holds
+from ._timing.load import Load, LoadMeter
 from ._timing.measure import DEFAULT_BUDGET_S, DEFAULT_REPEAT, bench, is_jitted
 from ._timing.result import Timing
 from ._timing.scoreboard import FIGURES, Scoreboard, scoreboard
 from ._timing.verdict import DEFAULT_TOLERANCE, RowVerdict, Verdict, verdict_from_ratios
 
 __all__ = [
-    "DEFAULT_BUDGET_S", "DEFAULT_REPEAT", "DEFAULT_TOLERANCE", "FIGURES", "CompactComparison", "Comparison",
-    "RowVerdict", "Scoreboard", "Timing", "Verdict", "bench", "compact", "compare", "is_jitted", "scoreboard",
-    "verdict_from_ratios",
+    "DEFAULT_BUDGET_S", "DEFAULT_REPEAT", "DEFAULT_TOLERANCE", "DEFAULT_TRIES", "FIGURES", "CompactComparison",
+    "Comparison", "Held", "Load", "LoadMeter", "RowVerdict", "Scoreboard", "Timing", "Verdict", "bench", "compact",
+    "compare", "holds", "is_jitted", "scoreboard", "verdict_from_ratios",
 ]

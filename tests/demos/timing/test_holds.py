@@ -1,0 +1,55 @@
+"""demos.timing.holds: a timing claim judged on the slide's figures, measured again only when they fail."""
+
+from __future__ import annotations
+
+import demos.timing as timing
+from demos._timing import load as load_module
+
+
+def test_a_claim_the_slide_bears_out_is_not_measured_again():
+    calls = []
+    held = timing.holds(lambda v: v > 1, 2.0, again=lambda: calls.append(1) or 0.0, claim="two is more than one")
+    assert held and held.held_at == 0 and calls == []
+    assert str(held) == "two is more than one: held at the slide's measurement"
+    assert "held at the slide" in held._repr_html_()
+
+
+def test_a_claim_is_measured_again_until_a_measurement_bears_it_out():
+    values = iter([0.5, 3.0, 9.0])
+    held = timing.holds(lambda v: v > 1, 0.2, again=lambda: next(values), claim="more than one")
+    assert held and held.held_at == 2 and held.measurements == [0.2, 0.5, 3.0]
+    assert str(held).startswith("more than one: held at measurement 3 of 3 (the slide's 200 ms did not;")
+    assert all(isinstance(load, timing.Load) for load in held.loads) and len(held.loads) == 3
+
+
+def test_a_claim_no_measurement_bears_out_says_each_figure_and_the_load():
+    held = timing.holds(lambda ms: ms["a"] < ms["b"], {"a": 0.002, "b": 0.001}, again=lambda: {"a": 0.003, "b": 0.001},
+                        tries=2, claim="a is faster")
+    assert not held and held.held_at is None and len(held.measurements) == 2
+    said = str(held)
+    assert said.startswith("a is faster: did not hold in 2 measurements ({a: 2 ms, b: 1 ms}; {a: 3 ms, b: 1 ms})")
+    assert ("the machine was busy" in said) != ("the machine was quiet" in said)
+
+
+def test_without_a_way_to_measure_again_only_the_slide_is_judged():
+    held = timing.holds(lambda v: v, False)
+    assert not held and len(held.measurements) == 1
+
+
+def test_the_load_says_which_share_of_the_cpus_other_processes_took(monkeypatch):
+    machine = iter([(1_000, 4_000), (1_900, 5_000)])   # 900 busy ticks of 1000 in the window
+    own = iter([100.0, 500.0])                          # 400 of them this process's own
+    monkeypatch.setattr(load_module, "_machine_ticks", lambda: next(machine))
+    monkeypatch.setattr(load_module, "_own_ticks", lambda: next(own))
+    with timing.LoadMeter() as meter:
+        pass
+    assert abs(meter.load.others - 0.5) < 1e-9 and meter.load.busy
+    assert f"other processes took 50% of the {meter.load.cpus} CPU" in str(meter.load)
+
+
+def test_without_proc_stat_only_the_load_average_is_said(monkeypatch):
+    monkeypatch.setattr(load_module, "_machine_ticks", lambda: None)
+    with timing.LoadMeter() as meter:
+        pass
+    assert meter.load.others is None
+    assert "load average" in str(meter.load) or "their load unknown" in str(meter.load)
