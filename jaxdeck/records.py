@@ -22,6 +22,8 @@ BUILD_KEY = "jaxdeck_build"
 CELL_KEY = "jaxdeck"
 #: the build record's layout; a record of another version is read field by field all the same
 SCHEMA = 1
+#: ``CellInfo.outputs_from``: the cell shows the outputs kept in the frozen notebook, or those this build made
+KEPT, OWN = "kept", "build"
 
 
 @dataclass
@@ -37,7 +39,8 @@ class BuildRecord:
     warnings: list | None = None         # "file:line: what" for what the build shows another way (offline images)
     # execute
     executed_at: str | None = None
-    provenance: dict | None = None       # python, jax, backend, devices... of the kernel that ran it
+    provenance: dict | None = None       # python, jax, backend, devices... of the kernel that ran it (frozen: the
+                                         # kept notebook's when any output was kept; the title slide names it)
     kernel_start_s: float | None = None
     execute_s: float | None = None
     kernel_peak_rss_mb: float | None = None
@@ -47,6 +50,9 @@ class BuildRecord:
     cache: str | None = None             # miss, hit, off, frozen, warm (the preview's kernel)
     cache_key: str | None = None
     frozen_from: str | None = None       # the executed notebook --frozen took its outputs from
+    frozen_cells: int | None = None      # how many code cells, from the first, show its outputs (kept)
+    frozen_provenance: dict | None = None  # the machine that made those kept outputs, as that notebook records it
+    own_provenance: dict | None = None   # this build's machine, when a frozen build made the later cells' outputs
     other: dict = field(default_factory=dict)  # keys this version does not know, kept as they were
 
     #: the fields that describe an execution: stored with a cache entry and restored on a hit
@@ -101,6 +107,7 @@ class CellInfo(TypedDict, total=False):
     breaks: list             # a MyST cell kept whole: the slide pieces inside it, each with its offset
     images: dict             # remote images this cell shows: URL -> local copy
     duration_s: float        # the code cell's run time
+    outputs_from: str        # a frozen build's: KEPT (the frozen notebook's machine) or OWN (this build's)
     output_truncated_mb: float  # its outputs were this large, and cut to the deck's cap
     cut: bool                # auto-fit started a new slide here
 
