@@ -5,7 +5,7 @@ keeps a record of input digests beside each one); ``force=True`` (``--force``) m
 Execution goes through the execution cache (:mod:`jaxdeck.execute.cache`): a deck whose code
 cells, kernel environment and ``demos`` version are unchanged reuses its stored outputs
 and starts no kernel. ``cache=False`` (``--no-cache``) always executes and stores nothing;
-``frozen=PATH`` (``--frozen``) takes outputs from an executed notebook built elsewhere.
+``frozen=PATH`` (``--frozen``) keeps the outputs of a notebook built elsewhere (:mod:`jaxdeck.execute.frozen`).
 Every executed notebook records where its outputs came from in
 ``metadata.jaxdeck_build.provenance`` (python, jax, jaxlib, numpy, backend, device_kind,
 device_count, hostname, executed_at).
@@ -49,7 +49,8 @@ class Built(Outputs):
 
     ``done`` is the report's words; ``seconds`` the stages' times; ``cache`` and
     ``cells_executed`` come from the execution (None when the notebook was kept);
-    ``printed`` is the PDF stage's record (None when nothing was printed).
+    ``printed`` is the PDF stage's record (None when nothing was printed); ``frozen`` the line that says
+    which outputs a ``--frozen`` build kept and which it made (None when it executed nothing).
     """
 
     done: str = "up to date"
@@ -58,6 +59,7 @@ class Built(Outputs):
     cells_executed: int | None = None
     printed: object | None = None
     warnings: tuple[str, ...] = ()
+    frozen: str | None = None
 
 
 def summary(executed: int | None, html: bool, pdfs, single: bool = False, article: bool = False) -> str:
@@ -103,11 +105,11 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     plan = plan or stamps.Plan(deck, outputs, pdfs=stamps.PDFS if printer is not None else ())
     name = deck.name
     clock = time.perf_counter()
-    executed = None
+    executed = frozen_said = None
     record = BuildRecord()
     t_convert = t_execute = clock
     if plan.notebook:
-        from jaxdeck.execute import execute_cached
+        from jaxdeck.execute import execute_cached, frozen_line
         from jaxdeck.read import deck_to_notebook
 
         if shown:
@@ -126,14 +128,14 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
             raise kept(err, outputs.errors) from None
         outputs.errors.unlink(missing_ok=True)  # a failure's record lasts until the deck runs
         t_execute = time.perf_counter()
-        record = BuildRecord.of(executed)
+        record, frozen_said = BuildRecord.of(executed), frozen_line(executed, deck)
         written = nbformat.writes(executed)
         write_text(outputs.notebook, written)
-        # outputs made here, or frozen from a notebook this user's builds signed: shown as built, live too
-        if not record.frozen_from or trust.signed_file(record.frozen_from):
+        # outputs made here, or kept from a notebook this user's builds signed: shown as built, live too
+        if not record.frozen_cells or trust.signed_file(record.frozen_from):
             trust.sign(executed, written=written)
-        stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": sources.execution(deck, frozen)},
-                    machine=sources.machine)
+        made = sources.execution(deck, frozen, own=record.own_provenance is not None)  # part made here, or all
+        stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": made}, machine=sources.machine)
     if executed is None and (plan.html or plan.pdfs or plan.article):
         executed = nbformat.read(outputs.notebook, as_version=4)
         if not trust.signed(executed):  # not as this user's build wrote it: shown sanitised, as live
@@ -191,7 +193,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
     return Built(deck, root, summary(record.cells_executed, plan.html, plan.pdfs if printed is not None else (),
                                      plan.single, plan.article),
                  seconds=seconds, cache=record.cache, cells_executed=record.cells_executed, printed=printed,
-                 warnings=tuple(record.warnings or ()))
+                 warnings=tuple(record.warnings or ()), frozen=frozen_said)
 
 
 def default_jobs(decks: int, backend: str | None = None) -> int:
@@ -282,7 +284,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
         import jaxdeck.execute.cache  # noqa: F401
         import jaxdeck.read.source  # noqa: F401
         import jaxdeck.read.structure  # noqa: F401
-        from jaxdeck.execute import execute_cached  # noqa: F401
+        from jaxdeck.execute import execute_cached, frozen_line  # noqa: F401
         from jaxdeck.execute import import_kernel_libraries
         from jaxdeck.read import deck_to_notebook  # noqa: F401
 

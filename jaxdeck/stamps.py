@@ -7,7 +7,8 @@ and the digests of what it was made from:
 - the executed notebook: the deck's text and path, the jupytext configuration, the
   converter's code and versions, and how the outputs were made (``execution``: the kernel
   environment's key fields and the ``demos`` version, as the execution cache keys them,
-  or the digest of the ``--frozen`` notebook they were taken from);
+  or the digest of the ``--frozen`` notebook they were taken from, with both when the outputs of
+  the code cells changed since it are this build's);
 - the HTML: the executed notebook's digest, the look (``themes/`` less the print-only and
   live-only files, and the versions of the npm packages copied beside it), the exporter's
   code and versions, and the images the deck shows;
@@ -57,34 +58,27 @@ PDFS = ("pdf", "handout")
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
     "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
-                 "read/contained.py", "html/loads.py",
-                 "execute/__init__.py", "execute/cache.py", "execute/limits.py", "execute/where.py", "markers.py",
-                 "records.py", "options.py", "trust.py", "untrusted.py",
-                 "places.py"),
+                 "read/contained.py", "html/loads.py", "execute/__init__.py", "execute/cache.py", "execute/limits.py",
+                 "execute/where.py", "markers.py", "records.py", "options.py", "trust.py", "untrusted.py",
+                 "places.py", "execute/frozen.py", "machines.py"),
     "html": ("html/__init__.py", "html/export.py", "html/shown.py", "html/exporter.py", "html/layout.py",
-             "html/assets.py",
-             "html/markdown.py", "html/myst/__init__.py", "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py",
-             "html/myst/live.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
-             "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py", "html/outputs.py", "browser.py", "options.py",
-             "read/structure.py",
-             "read/formats.py", "markers.py", "html/loads.py", "read/contained.py", "html/menu.py",
-             "records.py", "places.py"),
+             "html/assets.py", "html/markdown.py", "html/myst/__init__.py", "html/myst/syntax.py",
+             "html/myst/html.py", "html/myst/tags.py", "html/myst/live.py", "html/fit.py", "html/fit_blocks.py",
+             "html/fit_cuts.py", "html/fit_measure.py", "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py",
+             "html/outputs.py", "browser.py", "options.py", "read/structure.py", "read/formats.py", "markers.py",
+             "html/loads.py", "read/contained.py", "html/menu.py", "records.py", "places.py", "html/outputs_from.py",
+             "machines.py"),
     "pdf": ("pdf/export.py", "pdf/layout.py", "browser.py", "read/structure.py", "read/formats.py", "markers.py",
-            "records.py",
-            "html/loads.py", "read/contained.py",
-            "options.py", "html/__init__.py", "html/assets.py", "html/fit_record.py", "html/markdown.py",
-            "html/myst/syntax.py", "places.py"),
+            "records.py", "html/loads.py", "read/contained.py", "options.py", "html/__init__.py", "html/assets.py",
+            "html/fit_record.py", "html/markdown.py", "html/myst/syntax.py", "places.py", "machines.py"),
     "single": ("html/single.py", "places.py", "html/loads.py", "read/contained.py"),
-    "article": ("article/export.py", "article/sections.py", "html/__init__.py",
-                "html/export.py", "html/shown.py", "html/exporter.py", "html/layout.py", "html/assets.py",
-                "html/markdown.py",
-                "html/myst/__init__.py",
+    "article": ("article/export.py", "article/sections.py", "html/__init__.py", "html/export.py", "html/shown.py",
+                "html/exporter.py", "html/layout.py", "html/assets.py", "html/markdown.py", "html/myst/__init__.py",
                 "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py", "html/myst/live.py",
                 "html/outputs.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
                 "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py", "browser.py", "options.py",
-                "read/structure.py",
-                "read/formats.py", "markers.py", "records.py", "places.py", "html/loads.py", "read/contained.py",
-                "html/menu.py"),
+                "read/structure.py", "read/formats.py", "markers.py", "records.py", "places.py", "html/loads.py",
+                "read/contained.py", "html/menu.py", "html/outputs_from.py", "machines.py"),
 }
 #: where each stage's code starts; tests/test_stamps.py follows their imports and fails when a module
 #: they reach is neither in CODE nor in PLUMBING
@@ -249,10 +243,10 @@ class Sources:
         """The executed notebook's inputs apart from its ``execution``."""
         return {"deck": file_sha(deck), "path": str(deck), "jupytext": self.jupytext(deck), "code": self.code["notebook"]}
 
-    def execution(self, deck: Path, frozen: str | Path | None = None) -> dict:
-        if frozen is not None:
-            return {"frozen": file_sha(frozen_notebook(frozen, deck))}
-        return {"environment": self.environment, "demos": self.demos}
+    def execution(self, deck: Path, frozen: str | Path | None = None, own: bool = False) -> dict:
+        """How the outputs were made: here, or kept from the ``frozen`` notebook (and, ``own``, partly here)."""
+        here = {"environment": self.environment, "demos": self.demos} if frozen is None or own else {}
+        return here if frozen is None else {"frozen": file_sha(frozen_notebook(frozen, deck)), **here}
 
     def html_inputs(self, notebook_sha: str | None, deck: Path, images) -> dict:
         return {"notebook": notebook_sha, "look": self.look, "code": self.code["html"],
@@ -285,9 +279,15 @@ class Sources:
     def execution_holds(self, record: dict, artefact: Path, deck: Path, frozen: str | Path | None) -> bool:
         """Whether the recorded outputs are what this build would make (cheaply, unless the machine changed)."""
         recorded = record["inputs"].get("execution")
-        if frozen is not None:
-            return recorded == self.execution(deck, frozen)
-        if not isinstance(recorded, dict) or not recorded.get("environment") or recorded.get("demos") != self.demos:
+        if not isinstance(recorded, dict) or (frozen is None) == ("frozen" in recorded):
+            return False
+        if frozen is not None:  # the same kept notebook; the outputs made here, if any, hold as a plain build's do
+            recorded = dict(recorded)
+            if recorded.pop("frozen") != file_sha(frozen_notebook(frozen, deck)):
+                return False
+            if not recorded:
+                return True  # every output kept
+        if not recorded.get("environment") or recorded.get("demos") != self.demos:
             return False
         if record.get("machine") == self.machine:
             return True

@@ -116,6 +116,33 @@ def test_frozen_outputs_are_identified_by_the_notebook_they_came_from(tmp_path):
     assert sources.execution(deck, frozen) != by_file
 
 
+
+def test_a_frozen_build_that_made_outputs_here_is_held_to_this_machine_too(tmp_path):
+    deck = tmp_path / "talk.md"
+    frozen = tmp_path / "gpu" / "talk.ipynb"
+    frozen.parent.mkdir()
+    frozen.write_text('{"cells": []}')
+    sources = stamps.Sources(tmp_path / "build")
+    sources.__dict__.update(environment="env-1", demos="0.5", machine="box-1")  # no probe of the kernel's environment
+    kept, mixed = sources.execution(deck, frozen), sources.execution(deck, frozen, own=True)
+    assert kept == {"frozen": stamps.file_sha(frozen)}
+    assert mixed == {**kept, "environment": "env-1", "demos": "0.5"}, "outputs made here: this machine's too"
+
+    def holds(execution, given, machine="box-1"):
+        return sources.execution_holds({"inputs": {"execution": execution}, "machine": machine}, tmp_path / "nb.ipynb",
+                                       deck, given)
+
+    assert holds(kept, frozen) and holds(mixed, frozen)
+    assert not holds(kept, None) and not holds(mixed, None), "a plain build takes no kept output"
+    assert not holds(sources.execution(deck), frozen)
+    sources.__dict__["demos"] = "0.6"
+    assert holds(kept, frozen) and not holds(mixed, frozen), "only the outputs made here depend on demos"
+    sources.__dict__.update(demos="0.5", environment="env-2")
+    assert holds(mixed, frozen) and not holds(mixed, frozen, machine="box-0")
+    frozen.write_text('{"cells": [1]}')
+    assert not holds(kept, frozen) and not holds(mixed, frozen)
+
+
 def _imported(module: Path, package: Path) -> set[str]:
     """jaxdeck modules (paths relative to the package) that ``module`` imports, anywhere in it."""
     import ast

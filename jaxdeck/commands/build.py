@@ -8,8 +8,9 @@ Only what is out of date is made: each artefact keeps a record of what it was ma
 Executed outputs are cached under build/cache/ keyed on the code cells, the kernel
 environment and the demos version, so a prose-only edit runs no cell; `--no-cache` always
 executes. `--frozen PATH` builds with outputs executed elsewhere (e.g. on a GPU box): PATH
-is that machine's build/notebooks/NAME.ipynb, or a folder of them; the deck's code cells
-must match, and the outputs keep their provenance.
+is that machine's build/notebooks/NAME.ipynb, or a folder of them; a code cell keeps its output
+from there while it and every code cell before it match, the later ones are this build's, and
+one line per deck says which (jaxdeck.execute.frozen).
 
 With `--pdf` and no Chromium to print with, every deck still gets its notebook and HTML;
 then the build stops (non-zero) with one line saying how to get a browser.
@@ -32,8 +33,8 @@ def add_arguments(command) -> None:
                          help="execute every deck even if its code is unchanged (bypass build/cache)")
     command.add_argument("--frozen", type=Path, default=None, metavar="PATH",
                          help="take outputs from an executed notebook (e.g. build/notebooks/NAME.ipynb copied "
-                              "from a GPU box, or a folder of them) instead of running the kernel; "
-                              "code cells must match")
+                              "from a GPU box, or a folder of them) while the deck's code cells match it, up to "
+                              "the first changed one; the rest run here")
     command.add_argument("--pdf", action="store_true",
                          help="print build/pdf/NAME.pdf and NAME-handout.pdf too (the browser starts while decks run)")
     add_flags(command)
@@ -68,6 +69,8 @@ def report(built) -> None:
     import sys
 
     print(f"{built.deck}: {built.done}", flush=True)
+    if built.frozen:  # under its deck's line: which outputs --frozen kept, which this build made
+        print(f"  {built.frozen}", flush=True)
     for warning in built.warnings:
         print(f"warning: {warning}", file=sys.stderr, flush=True)
 

@@ -22,7 +22,7 @@ _HOMES = {
     "Kernel": "kernel", "deck_timeout": "kernel", "runnable": "kernel", "is_listing": "kernel",
     "import_kernel_libraries": "kernel", "kernel_env": "kernel", "pools_env": "kernel", "own_folders": "kernel",
     "code_cells": "cache", "cell_identity": "cache", "cell_record": "cache", "entry_of": "cache", "graft": "cache",
-    "usable_cpus": "measure", "cell_durations": "measure",
+    "usable_cpus": "measure", "cell_durations": "measure", "frozen_line": "frozen",
 }
 __all__ = ["Run", "run_deck", "execute_cached", *_HOMES]
 
@@ -39,20 +39,36 @@ class Run:
 def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None, on_cell=None,
              cache: bool = True, lookup: bool = True, frozen: str | Path | None = None, cpus=None,
              keep_kernel: bool = False, on_start=None) -> Run:
-    """The executed notebook: from frozen outputs, from the cache, or from a real kernel run
-    (on the CPUs ``cpus``, when decks are built side by side; the share goes into the provenance).
+    """The executed notebook: from the cache, or from a real kernel run (on the CPUs ``cpus``, when decks
+    are built side by side; the share goes into the provenance); with ``frozen``, the outputs kept in that
+    executed notebook on the code cells that still match it, the others this way (:mod:`jaxdeck.execute.frozen`).
 
     ``cache``: use the execution cache at all; ``lookup``: reuse an entry (False runs afresh and
     still stores the run); ``keep_kernel``: a kernel run leaves its kernel running in ``Run.kernel``;
     ``on_start(kernel)``: told of the kernel before it runs a cell.
     """
     from jaxdeck.execute import fingerprint
-    from jaxdeck.execute.cache import ExecutionCache, cache_key, reuse_outputs
+    from jaxdeck.execute.cache import ExecutionCache, cache_key
     from jaxdeck.execute.kernel import run_fresh
     from jaxdeck.execute.limits import cap_outputs
 
-    if frozen is not None:
-        return Run(reuse_outputs(nb, frozen, deck))
+    if frozen is not None:  # kept outputs while the code matches, this build's (a run as below) from there on
+        from jaxdeck.execute.frozen import take_frozen
+
+        ran: list[Run] = []
+
+        def own():
+            ran.append(run_deck(nb, deck, root, timeout=timeout, on_cell=on_cell, cache=cache, lookup=lookup,
+                                cpus=cpus, keep_kernel=keep_kernel, on_start=on_start))
+            return ran[0].notebook
+
+        try:
+            taken = take_frozen(nb, frozen, deck, own)
+        except BaseException:
+            if ran and ran[0].kernel is not None:
+                ran[0].kernel.close()
+            raise
+        return Run(taken, ran[0].kernel if ran else None)
     store = ExecutionCache(root) if cache else None
     env = fingerprint.known_environment(root)
     if env is None and store is not None and lookup and store.has_entries():

@@ -27,12 +27,8 @@ with); an entry whose signature does not hold (changed since it was written, or 
 else) is a miss, said in one line, and the deck runs again. Outputs reused from the cache are then
 signed with the notebook, as a run's are, and no others.
 
-Frozen outputs (``jaxdeck build --frozen PATH``): take the outputs of an executed
-notebook built elsewhere (e.g. ``build/notebooks/NAME.ipynb`` copied from a GPU box)
-instead of running the kernel, as long as its code cells match the deck's; their
-provenance (device, versions, date) travels with them into the HTML and handout. Unless this
-user's builds signed that notebook, its outputs are sanitised (:mod:`jaxdeck.untrusted`): made
-elsewhere, they show what they draw and say, never what would run.
+Frozen outputs (``jaxdeck build --frozen PATH``), an executed notebook built elsewhere whose outputs a
+build takes cell by cell while the deck's code still matches it, are :mod:`jaxdeck.execute.frozen`'s.
 """
 
 from __future__ import annotations
@@ -47,7 +43,6 @@ import nbformat
 from jaxdeck import trust
 from jaxdeck.execute import fingerprint
 from jaxdeck.atomic import write_text
-from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import BuildRecord, cell_info, update_build, update_cell_info
 
@@ -106,6 +101,16 @@ def entry_of(executed, key: str, deck: str | None = None) -> dict:
     }
 
 
+def graft_cell(cell, record: dict) -> None:
+    """Put a stored :func:`cell_record` (outputs, count, timing) on the code cell ``cell``, in place."""
+    cell.outputs = [nbformat.from_dict(o) for o in record.get("outputs", [])]
+    cell.execution_count = record.get("execution_count")
+    if record.get("execution"):
+        cell.metadata["execution"] = nbformat.from_dict(record["execution"])
+    if "duration_s" in record:
+        update_cell_info(cell, duration_s=record["duration_s"])
+
+
 def graft(nb, entry: dict, status: str) -> nbformat.NotebookNode:
     """A copy of ``nb`` with the stored outputs on its code cells, in order."""
     nb = copy.deepcopy(nb)
@@ -113,12 +118,7 @@ def graft(nb, entry: dict, status: str) -> nbformat.NotebookNode:
     if len(cells) != len(entry["cells"]):
         raise ValueError("code cell count differs")
     for cell, record in zip(cells, entry["cells"]):
-        cell.outputs = [nbformat.from_dict(o) for o in record.get("outputs", [])]
-        cell.execution_count = record.get("execution_count")
-        if record.get("execution"):
-            cell.metadata["execution"] = nbformat.from_dict(record["execution"])
-        if "duration_s" in record:
-            update_cell_info(cell, duration_s=record["duration_s"])
+        graft_cell(cell, record)
     for k, v in entry.get("notebook", {}).items():
         nb.metadata[k] = nbformat.from_dict(v)
     stored = {k: v for k, v in entry.get("build", {}).items() if k in EXECUTION_KEYS}
@@ -177,39 +177,3 @@ class ExecutionCache:
             return key, None
         update_build(hit, cache_key=key)
         return key, hit
-
-
-def reuse_outputs(nb, frozen: str | Path, deck: str | Path) -> nbformat.NotebookNode:
-    """``nb`` with the outputs of the executed notebook ``frozen`` (a file, or a folder holding NAME.ipynb)."""
-    frozen = Path(frozen)
-    if frozen.is_dir():
-        frozen = frozen / f"{Path(deck).stem}.ipynb"
-    if not frozen.is_file():
-        raise DeckError(frozen, None, "no executed notebook to take frozen outputs from",
-                        "give build/notebooks/NAME.ipynb from the machine that executed the deck")
-    try:
-        source = nbformat.read(frozen, as_version=4)
-    except Exception as err:
-        raise DeckError(frozen, None, f"not a readable notebook ({type(err).__name__})",
-                        "give an executed notebook written by `jaxdeck build`") from None
-    ours, theirs = code_cells(nb), code_cells(source)
-    for k, (mine, other) in enumerate(zip(ours, theirs), start=1):
-        if cell_identity(mine) != cell_identity(other):
-            info = cell_info(mine)
-            raise DeckError(deck, info.get("line"),
-                            f"code cell {k} differs from the frozen notebook {frozen}",
-                            "rebuild the deck where it can execute, or drop --frozen", slide=info.get("slide"))
-    if len(ours) != len(theirs):
-        raise DeckError(deck, None, f"the deck has {len(ours)} code cells, the frozen notebook {frozen} has {len(theirs)}",
-                        "rebuild the deck where it can execute, or drop --frozen")
-    if theirs and all(c.get("execution_count") is None and not c.get("outputs") for c in theirs):
-        raise DeckError(frozen, None, "the frozen notebook was never executed",
-                        "give build/notebooks/NAME.ipynb from a finished build")
-    entry = entry_of(source, key="frozen", deck=str(deck))
-    out = graft(nb, entry, "frozen")
-    update_build(out, frozen_from=str(frozen))
-    if trust.signed(source):
-        return out
-    from jaxdeck.untrusted import sanitised  # nbconvert's sanitiser: imported only for outputs made elsewhere
-
-    return sanitised(out)

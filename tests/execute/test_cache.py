@@ -15,7 +15,6 @@ from jaxdeck.execute import fingerprint
 from jaxdeck.build import build_deck
 from jaxdeck.execute.cache import ExecutionCache, cache_key
 from jaxdeck.read import deck_to_notebook
-from jaxdeck.errors import DeckError
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
@@ -190,7 +189,4 @@ def test_frozen_outputs_from_another_build(deck, tmp_path):
     assert code_outputs(nb) == code_outputs(gpu_box)
     # a folder of notebooks works too
     build_deck(copy, elsewhere / "build", frozen=frozen.parent)
-    edit(copy, "x = 21", "x = 22")
-    with pytest.raises(DeckError, match="code cell 1 differs"):
-        build_deck(copy, elsewhere / "build", frozen=frozen)
-    assert executions(copy) == []
+    assert executions(copy) == []  # a changed code cell: tests/execute/test_frozen.py
