@@ -38,6 +38,7 @@ from jaxdeck.errors import DeckError
 from jaxdeck.html.layout import PREPROCESSORS
 from jaxdeck.html.loads import at_copies, beside
 from jaxdeck.html.menu import MenuTitles
+from jaxdeck.html.outputs_from import OutputsFrom
 from jaxdeck.html.shown import ShownFiles
 from jaxdeck.stopping import result
 from jaxdeck.options import DeckOptions
@@ -80,7 +81,7 @@ def exporter() -> DeckExporter:
     made = DeckExporter(template_name="jaxdeck", extra_template_basedirs=[str(THEMES)])
     made.register_filter("markdown2html", markdown.render)
     made.register_filter("remote_images", remote_images)
-    for preprocessor in (*PREPROCESSORS, SlideBackgrounds, MenuTitles):
+    for preprocessor in (*PREPROCESSORS, SlideBackgrounds, MenuTitles, OutputsFrom):
         made.register_preprocessor(preprocessor, enabled=True)
     return made
 
