@@ -44,6 +44,7 @@ from jaxdeck.decks import ARTICLE_PDF, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
 from jaxdeck.pdf.layout import PAPERS, HandoutFlags, HandoutLayout
+from jaxdeck.machines import pages_of, ranges, split_of
 from jaxdeck.records import BuildRecord
 from jaxdeck.html.fit_record import read_cuts
 from jaxdeck.html.loads import at_copies
@@ -116,10 +117,13 @@ def title_metadata(nb: nbformat.NotebookNode, source: str, pages: int) -> list[t
     return rows
 
 
-def provenance_rows(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
-    """Where the outputs were produced: device, backend and versions, as far as recorded."""
+def provenance_rows(nb: nbformat.NotebookNode, slides: list[int] | None = None) -> list[tuple[str, str]]:
+    """Where the outputs were produced: device, backend and versions, as far as recorded; first, for a
+    ``--frozen`` build that made some outputs itself, which pages (``slides``: the deck's slide on each,
+    :func:`page_slides`) show the kept machine's and which this build's."""
     build = BuildRecord.of(nb)
     found = build.provenance or {}
+    machines = machine_rows(nb, slides)
     labels = {"device_kind": "Device", "backend": "Backend", "device_count": "Devices", "jax": "jax",
               "jaxlib": "jaxlib", "numpy": "numpy", "python": "Python", "demos": "demos",
               "hostname": "Host", "executed_at": "Executed at"}
@@ -136,7 +140,19 @@ def provenance_rows(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
         rows.append(("Executed at", str(build.executed_at)))
     if not rows:
         rows.append(("Outputs", "not recorded"))
-    return rows
+    return machines + rows
+
+
+def machine_rows(nb: nbformat.NotebookNode, slides: list[int] | None = None) -> list[tuple[str, str]]:
+    """("Slides 1-8", the kept machine), ("Slides 9-14", this build's) for a frozen build whose outputs are
+    partly this build's, by printed page (:func:`jaxdeck.machines.pages_of`); none for any other build."""
+    split = split_of(nb)
+    if split is None or split.own_machine is None:
+        return []
+    kept, own = pages_of(split.kept_slides, slides), pages_of(split.own_slides, slides)
+    return [(f"Slide{'s' if len(pages) > 1 else ''} {ranges(pages)}", machine) for pages, machine in
+            ((kept, f"{split.kept_machine} (kept: {Path(split.source).name})"), (own, f"{split.own_machine} (this build)"))
+            if pages]
 
 
 def _handout_macros():
@@ -160,7 +176,8 @@ def handout_parts(nb: nbformat.NotebookNode, slides: list[int], source: str) -> 
     notes = notes_by_slide(nb)
     macros = _handout_macros()
     pages = len(slides)
-    front = macros.front(title, options.subtitle, title_metadata(nb, source, pages), provenance_rows(nb), pages, source)
+    front = macros.front(title, options.subtitle, title_metadata(nb, source, pages), provenance_rows(nb, slides), pages,
+                         source)
     first = [number not in slides[:k] for k, number in enumerate(slides)]
     files = Outputs(Path(source)).files
     return {"front": str(front),
