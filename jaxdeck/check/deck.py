@@ -28,6 +28,7 @@ from pathlib import Path
 
 import nbformat
 
+from jaxdeck.check.budget import SETUP_TAG, SLOW_TAG, held_to_budget  # noqa: F401 (re-exported)
 from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, open_deck, run_script
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
@@ -38,17 +39,6 @@ from jaxdeck.options import DeckOptions
 from jaxdeck.records import OPTIONS_KEY, BuildRecord, cell_info
 from jaxdeck.read.source import round_trip_difference
 from jaxdeck.read.structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count, slides_with_class
-
-SLOW_TAG = "slow"
-#: the deck's imports and configuration, which the presenter runs before the talk starts: what
-#: `import jax` and a backend's start cost is the machine's, not a demo's, so no budget applies
-SETUP_TAG = "setup"
-
-
-def held_to_budget(tags) -> bool:
-    """Whether a code cell with these tags must finish within the deck's per-cell budget."""
-    return SLOW_TAG not in tags and SETUP_TAG not in tags
-
 
 
 @dataclass(frozen=True)

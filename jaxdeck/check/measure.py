@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jaxdeck.browser import run_script
-
 #: overflow smaller than this (sub-pixel rounding, borders) is not worth a report
 TOLERANCE_PX = 2
 
@@ -56,6 +54,8 @@ class Overflow:
 
 def measure_slide(page, slide: tuple[int, int] | None = None) -> Overflow:
     """The slide ``slide`` ([h, v], shown first) of a static deck, or the live slideshow's slide on show."""
+    from jaxdeck.browser import run_script  # here: the records and words above are read where there is no browser
+
     found = run_script(page, "slide-overflow.js",
                        {"slide": list(slide) if slide is not None else None, "tolerance": TOLERANCE_PX})
     return Overflow(down=int(found["bottom"]), right=int(found["right"]), below=found["below"], beyond=found["beyond"],
