@@ -4,7 +4,10 @@ The build's executed notebook (``build/notebooks/NAME.ipynb``) is what the slide
 show; a cell is matched there by its source (the first unmatched cell with the same text), so a
 deck edited since keeps what it can. A live error or stderr line is new when the build's cell
 did not have it, numbers and addresses aside (a warning that names a size or a time is the same
-warning).
+warning). A cell more than :data:`SLOWER_RATIO` times slower live than in the build, and over
+:data:`SLOWER_MIN_S`, is a problem whatever its budget: a demo that waits three times as long in front
+of the room has a cause worth finding first. With the kernel walk, what the outputs show is compared
+by kind too (:func:`output_kinds`): a chart or a table in the build and only text, or nothing, live.
 """
 
 from __future__ import annotations
@@ -13,10 +16,15 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from jaxdeck.check.deck import SLOW_TAG, held_to_budget
+from jaxdeck.check.budget import SLOW_TAG, held_to_budget
 from jaxdeck.rehearse.record import CellRun, Problem
 
 _NUMBERS = re.compile(r"0x[0-9a-fA-F]+|\d+(?:\.\d+)?")
+#: a live cell this many times its build's time, and over SLOWER_MIN_S, is a problem
+SLOWER_RATIO = 2.0
+SLOWER_MIN_S = 2.0
+#: what plain text (a result's text/plain, a print) is called among the kinds
+TEXT = "text"
 
 
 @dataclass
@@ -26,6 +34,7 @@ class BuiltCell:
     duration_s: float | None
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
 
 
 def output_errors(outputs: list[dict]) -> list[str]:
@@ -45,6 +54,18 @@ def output_warnings(outputs: list[dict]) -> list[str]:
     return lines
 
 
+def output_kinds(outputs: list[dict]) -> list[str]:
+    """What a cell's outputs show, by kind: each MIME type of a result or a display (``text`` for
+    text/plain) and ``text`` for what it printed; stderr and errors are compared on their own."""
+    kinds = set()
+    for o in outputs:
+        if o.get("output_type") in ("display_data", "execute_result"):
+            kinds.update(TEXT if mime == "text/plain" else mime for mime in (o.get("data") or {}))
+        elif o.get("output_type") == "stream" and o.get("name") != "stderr" and o.get("text"):
+            kinds.add(TEXT)
+    return sorted(kinds)
+
+
 def _shape(line: str) -> str:
     return _NUMBERS.sub("#", line)
 
@@ -61,7 +82,7 @@ def built_cells(nb) -> dict[str, list[BuiltCell]]:
             continue
         outputs = [dict(o) for o in cell.get("outputs", [])]
         found[cell.source.strip()].append(BuiltCell(cell_info(cell).get("duration_s"), output_errors(outputs),
-                                                    output_warnings(outputs)))
+                                                    output_warnings(outputs), output_kinds(outputs)))
     return found
 
 
@@ -72,8 +93,10 @@ def take(built: dict[str, list[BuiltCell]], source: str) -> BuiltCell | None:
 
 
 def cell_run(line: int | None, status: str, live_s: float | None, outputs: list[dict], error: str | None,
-             tags: list[str], budget_s: float, before: BuiltCell | None, checks: list[dict]) -> CellRun:
-    """The record of one live run, with what is new against the build."""
+             tags: list[str], budget_s: float, before: BuiltCell | None, checks: list[dict],
+             kinds: bool = False) -> CellRun:
+    """The record of one live run, with what is new against the build; ``kinds``: with what its outputs
+    show and what the build's showed, to compare."""
     errors, warnings = output_errors(outputs), output_warnings(outputs)
     if error and not errors:
         errors = [error]
@@ -83,7 +106,9 @@ def cell_run(line: int | None, status: str, live_s: float | None, outputs: list[
                    build_s=before.duration_s if before else None,
                    budget_s=budget_s if held_to_budget(tags) else None, error=error,
                    new_errors=[e for e in errors if _shape(e) not in seen_errors],
-                   new_warnings=[w for w in warnings if _shape(w) not in seen_warnings], checks=checks)
+                   new_warnings=[w for w in warnings if _shape(w) not in seen_warnings], checks=checks,
+                   kinds=output_kinds(outputs) if kinds else None,
+                   build_kinds=before.kinds if kinds and before else None)
 
 
 def problems_of(number: int, cell: CellRun) -> list[Problem]:
@@ -97,12 +122,40 @@ def problems_of(number: int, cell: CellRun) -> list[Problem]:
                                                                           else ""), cell.line))
     for warning in cell.new_warnings:
         found.append(Problem(number, "warning", f"wrote '{warning[:120]}' live", cell.line))
+    shown = other_kind(cell)
+    if shown:
+        found.append(Problem(number, "output", shown, cell.line))
     if cell.status != "timeout" and cell.budget_s is not None and cell.live_s is not None and cell.live_s > cell.budget_s:
         built = f" (the build took {cell.build_s:.2f} s)" if cell.build_s is not None else ""
         found.append(Problem(number, "budget", f"took {cell.live_s:.2f} s live, over the {cell.budget_s:g} s budget"
                              f"{built}; make it faster, or tag it '{SLOW_TAG}'", cell.line))
+    if slower(cell):
+        than = (f", {cell.live_s / cell.build_s:.1f} times the build's {cell.build_s:.2f} s" if cell.build_s >= 0.1
+                else f"; the build took {cell.build_s:.2f} s")  # a ratio to nearly nothing says nothing
+        found.append(Problem(number, "slower", f"took {cell.live_s:.2f} s live{than}", cell.line))
     for check in cell.checks:
         if not check.get("ok"):
             found.append(Problem(number, "check", f"the claim checked after this cell no longer holds: "
                                  f"{check.get('message') or 'an assertion failed'}", cell.line))
     return found
+
+
+def slower(cell: CellRun) -> bool:
+    """Whether a cell that ran to its end took more than twice its build's time, and over 2 s."""
+    return (cell.status != "timeout" and cell.live_s is not None and cell.build_s is not None
+            and cell.live_s > SLOWER_MIN_S and cell.live_s > SLOWER_RATIO * cell.build_s)
+
+
+def other_kind(cell: CellRun) -> str | None:
+    """What a cell that ran without error showed live that differs in kind from the build's, said;
+    None when it shows what the build showed (more is no problem: the build's kinds are all there)."""
+    if cell.status != "ok" or cell.kinds is None or not cell.build_kinds:
+        return None
+    built = ", ".join(cell.build_kinds)
+    if not cell.kinds:
+        return f"showed nothing live; the build showed {built}"
+    missing = [kind for kind in cell.build_kinds if kind not in cell.kinds]
+    if not missing:
+        return None
+    only = "only " if set(cell.kinds) <= {TEXT} else ""
+    return f"the build showed {', '.join(missing)}; live it gave {only}{', '.join(cell.kinds)}"

@@ -11,13 +11,16 @@ from dataclasses import dataclass, field
 
 from jaxdeck.check.measure import TOLERANCE_PX
 
-SCHEMA = 1
+#: 2: the kinds of each cell's outputs (kernel walk), ``laid_out``, the slower and output problems
+SCHEMA = 2
 
 #: every kind of problem, with what it means; any one of them fails the rehearsal
 KINDS = {
     "error": "a cell raised an error live that it did not raise in the build",
     "warning": "a cell wrote a warning live (stderr) that the build did not have",
+    "output": "a cell's live output differs in kind from the build's (a picture or a table there, only text or nothing live)",
     "budget": "a cell took longer than the deck's budget live",
+    "slower": "a cell took more than twice its build's time live, and over 2 s",
     "timeout": "a cell was still running after the deck's time limit and was interrupted",
     "check": "a claim check after a cell failed live",
     "overflow": "the slide, with its live outputs in, runs past the frame",
@@ -49,7 +52,7 @@ class Problem:
 
 @dataclass
 class CellRun:
-    """One code cell run live with Shift+Enter."""
+    """One code cell run live (Shift+Enter in the slideshow, or sent on the kernel's channel)."""
 
     line: int | None
     status: str                        # ok, error, timeout
@@ -60,6 +63,8 @@ class CellRun:
     new_errors: list[str] = field(default_factory=list)
     new_warnings: list[str] = field(default_factory=list)
     checks: list[dict] = field(default_factory=list)  # {ok, message} of each claim check after it
+    kinds: list[str] | None = None     # what its live outputs showed, by kind (None: not compared)
+    build_kinds: list[str] | None = None  # what the build's showed, when compared
 
 
 @dataclass
@@ -114,6 +119,7 @@ class Rehearsal:
     seconds: float | None = None        # the rehearsal's own wall time
     build: dict | None = None           # the build it is compared with: its time and provenance
     host: str | None = None
+    laid_out: bool = True               # False: run on the kernel alone (--no-browser), no slide laid out or measured
 
     @property
     def ok(self) -> bool:

@@ -37,7 +37,7 @@ def test_the_json_has_totals_a_schema_and_no_pictures(tmp_path):
     json_path, html_path = report.write(a_rehearsal(), tmp_path)
     assert json_path == tmp_path / "rehearsal" / "talk.json" and html_path.name == "talk.html"
     data = json.loads(json_path.read_text())
-    assert data["schema"] == 1 and data["ok"] is False and data["cells"] == 1
+    assert data["schema"] == 2 and data["laid_out"] is True and data["ok"] is False and data["cells"] == 1
     assert data["estimate_s"] == 66.5 and data["over_s"] == 6.5
     assert data["slides"][1]["pictures"] == ["1280x720"]
     assert [p["kind"] for p in data["problems"]] == ["overflow", "clock"]
