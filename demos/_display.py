@@ -124,6 +124,16 @@ def fmt_spread(spread: float, centre: float) -> str:
     return fmt_seconds(spread, unit=unit, decimals=decimals)
 
 
+def fmt_bytes(n: int | None) -> str:
+    """A size in MiB, GiB or TiB (``"unknown"`` for none)."""
+    if not n:
+        return "unknown"
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
 def fmt_int(n: int) -> str:
     """``100000`` -> ``'100 000'`` (thin-space style grouping that reads well on slides)."""
     return f"{int(n):,}".replace(",", "\u202f")

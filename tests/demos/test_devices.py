@@ -179,7 +179,7 @@ def test_balance_measures_a_ridge_point_and_classifies_intensity():
     assert b.flops_per_s > 0 and b.bytes_per_s > 0
     assert b.ridge == pytest.approx(b.flops_per_s / b.bytes_per_s)
     assert b.bound(b.ridge / 10) == "memory-bound" and b.bound(b.ridge * 10) == "compute-bound"
-    assert "FLOP/byte" in str(b) and "ridge point" in b._repr_html_()
+    assert "matmul ridge at" in str(b) and "FLOP/byte" in str(b) and "ridge point" in b._repr_html_()
     assert "full float32 on a CPU" in str(b)
 
 
