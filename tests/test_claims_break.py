@@ -71,6 +71,9 @@ BREAKS = {
     "sharding constraint dropped": ("10-sharding-in-depth.md",
                                     "    h = h if spec is None else lax.with_sharding_constraint(h, NamedSharding(mesh, spec))",
                                     "    h = h", "each constraint should reach Shardy"),
+    "a Python call taken for jit's dispatch": ("01-jax-is-not-numpy.md",
+                                               "empty = jax.jit(lambda n: jnp.int32(0), static_argnums=0)   # dispatch only",
+                                               "empty = lambda n: 0", "jit costing what an empty jitted call costs"),
 }
 
 

@@ -49,7 +49,7 @@ TOPICS = [
     ("2.6", "loops: unrolling vs fori_loop/scan/while_loop", MAIN, ["for _ in range(n):", "lax.fori_loop",
                                                                      "lax.scan", "lax.while_loop"]),
     ("2.7", "static_argnums on methods, hashing, mutated state", MAIN, [
-        "@functools.partial(jax.jit, static_argnums=0)", "s.factor = 10.0",
+        "@jax.jit(static_argnums=0)", "s.factor = 10.0",
         "dataclasses.dataclass(frozen=True)", "self.calls += 1"]),
     ("2.8", "jit the widest region", MAIN, ["def model(w, x)", "layer(w, layer(w, x))"]),
     # the C side is a listing with its source named (never a run-time skip line), XLA's side runs
@@ -58,7 +58,7 @@ TOPICS = [
     ("3.2", "purifying: .at, state in/out, aux outputs, keys", PURE, [
         ".at[0].set", "h, y = step(params, h, x)", 'return stats["mse"], stats', "jax.random.normal(key)"]),
     ("3.3", "pytrees, tree_map, structure in the cache key", PURE, [
-        "jax.tree_util.tree_map", "jax.tree_util.tree_flatten", "demos.tracing.watch"]),
+        "jax.tree.map", "jax.tree.flatten", "demos.tracing.watch"]),
     # 4. Automatic differentiation
     ("4.1", "grad, higher orders by nesting", GRAD, ["jax.grad(f)", "jax.grad(derivs[-1])"]),
     ("4.2", "argnums, value_and_grad, has_aux", GRAD, ["argnums=(0, 1)", "jax.value_and_grad",
