@@ -330,3 +330,58 @@ def selects_heavy(markexpr: str) -> bool:
     others = sorted(set(re.findall(r"[A-Za-z_]\w*", markexpr)) - {"and", "or", "not", "heavy"})
     return any(expression.evaluate(lambda name, **_: name == "heavy" or name in chosen)
                for chosen in ({n for k, n in enumerate(others) if mask >> k & 1} for mask in range(2 ** len(others))))
+
+
+def left_behind(repo: Path) -> list[str]:
+    """Processes still running in ``repo`` (a server, a kernel, a browser started there)."""
+    import psutil
+
+    found = []
+    for process in psutil.process_iter(["pid", "cwd", "cmdline"]):
+        try:
+            if process.info["cwd"] and Path(process.info["cwd"]).resolve().is_relative_to(repo):
+                found.append(" ".join(process.info["cmdline"] or [])[:120])
+        except (psutil.Error, ValueError, OSError):
+            pass
+    return found
+
+
+#: names of the browsers jaxdeck could find on PATH (jaxdeck.browser looks for these and more)
+BROWSER_NAMES = re.compile(r"chrom|chrome|headless_shell", re.I)
+
+
+def without_browser(folder: Path) -> dict[str, str]:
+    """The environment of a box with no Chromium: ``CHROMIUM`` unset, Playwright's own browsers looked for
+    in an empty folder, and each PATH folder that holds a browser replaced by one (in ``folder``) of
+    links to everything else in it."""
+    env = {key: value for key, value in os.environ.items() if key != "CHROMIUM"}
+    env["PYTHONPATH"] = str(ROOT)
+    (folder / "no-browsers").mkdir(parents=True, exist_ok=True)
+    env["PLAYWRIGHT_BROWSERS_PATH"] = str(folder / "no-browsers")
+    parts = []
+    for number, part in enumerate(os.environ.get("PATH", "").split(os.pathsep)):
+        place = Path(part)
+        if not part or not place.is_dir():
+            continue
+        names = [entry.name for entry in place.iterdir()]
+        if not any(BROWSER_NAMES.search(name) for name in names):
+            parts.append(part)
+            continue
+        mirror = folder / f"path-{number}"
+        mirror.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            if not BROWSER_NAMES.search(name) and not (mirror / name).exists():
+                (mirror / name).symlink_to(place / name)
+        parts.append(str(mirror))
+    env["PATH"] = os.pathsep.join(parts)
+    return env
+
+
+#: run as ``python -c BLOCKED ARGS``: ``python -m jaxdeck ARGS`` where neither jaxdeck.browser nor Playwright
+#: can be imported (as from a wheel installed without the browser extra): a path that imports either fails
+WITHOUT_BROWSER_MODULES = """
+import runpy, sys
+for name in ("jaxdeck.browser", "playwright", "playwright.sync_api", "playwright.async_api"):
+    sys.modules[name] = None
+runpy.run_module("jaxdeck", run_name="__main__", alter_sys=True)
+"""

@@ -5,7 +5,10 @@ walks it, with the keys a presenter presses; what it finds is held in :mod:`.rec
 
 - :mod:`.walk` drives the page: every slide and fragment in order, Shift+Enter on each code cell,
   the slide measured once its live outputs are in, at the deck's size and the projector's;
-- :mod:`.compare` sets each live cell against the build's (time, errors, warnings) and its budget;
+- with no browser (``--no-browser``, a GPU box with none) :mod:`.kernel_walk` runs the slideshow's notebook
+  on the live server's kernel instead, through its REST API and websocket (:mod:`.kernel_channel`);
+- :mod:`.compare` sets each live cell against the build's (time, errors, warnings; with no browser, the
+  kinds of its outputs) and its budget;
 - :mod:`.clock` estimates how long the talk runs;
 - :mod:`.report` prints the table and writes ``build/rehearsal/NAME.json`` and ``NAME.html``.
 """

@@ -25,6 +25,9 @@ SLOWER_RATIO = 2.0
 SLOWER_MIN_S = 2.0
 #: what plain text (a result's text/plain, a print) is called among the kinds
 TEXT = "text"
+#: the statuses of a cell that did not run to its end: interrupted at its limit; with no browser also stuck
+#: (it did not stop when interrupted) and died (the kernel died under it), after which nothing more runs
+CUT_SHORT = ("timeout", "stuck", "died")
 
 
 @dataclass
@@ -117,6 +120,9 @@ def problems_of(number: int, cell: CellRun) -> list[Problem]:
     if cell.status == "timeout":
         found.append(Problem(number, "timeout", f"still running after {cell.live_s:.0f} s; it was interrupted",
                              cell.line))
+    elif cell.status in ("stuck", "died"):
+        found.append(Problem(number, "timeout" if cell.status == "stuck" else "error",
+                             cut_short(cell.status, cell.live_s), cell.line))
     for error in cell.new_errors:
         found.append(Problem(number, "error", f"raised {error} live" + (" (the build did not)" if cell.build_s is not None
                                                                           else ""), cell.line))
@@ -125,7 +131,7 @@ def problems_of(number: int, cell: CellRun) -> list[Problem]:
     shown = other_kind(cell)
     if shown:
         found.append(Problem(number, "output", shown, cell.line))
-    if cell.status != "timeout" and cell.budget_s is not None and cell.live_s is not None and cell.live_s > cell.budget_s:
+    if cell.status not in CUT_SHORT and cell.budget_s is not None and cell.live_s is not None and cell.live_s > cell.budget_s:
         built = f" (the build took {cell.build_s:.2f} s)" if cell.build_s is not None else ""
         found.append(Problem(number, "budget", f"took {cell.live_s:.2f} s live, over the {cell.budget_s:g} s budget"
                              f"{built}; make it faster, or tag it '{SLOW_TAG}'", cell.line))
@@ -142,7 +148,7 @@ def problems_of(number: int, cell: CellRun) -> list[Problem]:
 
 def slower(cell: CellRun) -> bool:
     """Whether a cell that ran to its end took more than twice its build's time, and over 2 s."""
-    return (cell.status != "timeout" and cell.live_s is not None and cell.build_s is not None
+    return (cell.status not in CUT_SHORT and cell.live_s is not None and cell.build_s is not None
             and cell.live_s > SLOWER_MIN_S and cell.live_s > SLOWER_RATIO * cell.build_s)
 
 
@@ -159,3 +165,11 @@ def other_kind(cell: CellRun) -> str | None:
         return None
     only = "only " if set(cell.kinds) <= {TEXT} else ""
     return f"the build showed {', '.join(missing)}; live it gave {only}{', '.join(cell.kinds)}"
+
+
+def cut_short(status: str, limit_s: float | None) -> str:
+    """What a kernel that would not stop (``stuck``) or died under a cell (``died``) did to the talk."""
+    if status == "stuck":
+        return (f"did not stop when interrupted at its {limit_s or 0:g} s limit: the kernel is stuck; the slides "
+                "after it were not run")
+    return "the kernel died while it ran (out of memory? a crash in compiled code?); the slides after it were not run"

@@ -55,7 +55,7 @@ class CellRun:
     """One code cell run live (Shift+Enter in the slideshow, or sent on the kernel's channel)."""
 
     line: int | None
-    status: str                        # ok, error, timeout
+    status: str                        # ok, error, timeout; with no browser, also stuck or died (the walk ended)
     live_s: float | None
     build_s: float | None = None       # the build's time for the same source, when it has one
     budget_s: float | None = None      # None: tagged slow, no budget

@@ -2,8 +2,10 @@
 
 The live server is started as ``present`` starts it (port 0, the deck's folder, the build's
 outputs), or is the running ``present --detach``'s (``--attach``, left running); the browser is
-jaxdeck's headless Chromium. What was started is gone when :func:`rehearse` returns or raises, a
-stop signal included.
+jaxdeck's headless Chromium. With ``browser=False`` (``--no-browser``, a GPU box with none) the
+deck's code runs through the server's kernel alone (:mod:`.kernel_walk`), and nothing on this path
+imports the browser or Playwright. What was started is gone when :func:`rehearse` returns or
+raises, a stop signal included.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from jaxdeck.check.measure import Overflow, overflow_said, wide_said
 from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.options import DeckOptions
-from jaxdeck.rehearse import clock, compare, walk
+from jaxdeck.rehearse import clock, compare
 from jaxdeck.rehearse.record import KINDS, Problem, Rehearsal, SlideRun
+from jaxdeck.rehearse.runs import Ran
 
 PROJECTOR = (1920, 1080)
 ORDER = list(KINDS)
@@ -106,12 +109,12 @@ def live_server(root: Path, deck: Path, out: Path, log: Path | None, server=None
 
 
 def rehearse(deck: Path, out: Path = Path("build"), projector: tuple[int, int] = PROJECTOR, faults: bool = False,
-             log: Path | None = None, attached: bool = False, say=print) -> Rehearsal:
+             log: Path | None = None, attached: bool = False, browser: bool = True, say=print) -> Rehearsal:
     """Walk ``deck``'s live slideshow on this machine; the record of what it found. ``attached``: on the
-    server of the running ``present --detach`` (its kernel, warm for the talk), left running after."""
-    from jaxdeck.browser import chromium
+    server of the running ``present --detach`` (its kernel, warm for the talk), left running after.
+    ``browser=False``: its code on the server's kernel alone, no slide laid out."""
     from jaxdeck.read import deck_to_notebook
-    from jaxdeck.read.structure import notes_by_slide, slide_count
+    from jaxdeck.read.structure import notes_by_slide
     from jaxdeck.records import BuildRecord
 
     began = time.monotonic()
@@ -124,8 +127,8 @@ def rehearse(deck: Path, out: Path = Path("build"), projector: tuple[int, int] =
     sizes = [size_name(*options.size)]
     if size_name(*projector) not in sizes:
         sizes.append(size_name(*projector))
-    record = Rehearsal(deck=display_path(deck), sizes=sizes, duration_min=options.duration,
-                       words_per_minute=options.words_per_minute,
+    record = Rehearsal(deck=display_path(deck), sizes=sizes if browser else [], duration_min=options.duration,
+                       words_per_minute=options.words_per_minute, laid_out=browser,
                        started_at=datetime.now().astimezone().isoformat(timespec="seconds"), host=socket.gethostname())
     if built is not None:
         build = BuildRecord.of(built)
@@ -137,22 +140,47 @@ def rehearse(deck: Path, out: Path = Path("build"), projector: tuple[int, int] =
     before = compare.built_cells(built)
     timeout_s = float(options.timeout or TIMEOUT_S)
 
-    def ran(slide: SlideRun, result: walk.Ran) -> None:
+    def ran(slide: SlideRun, result: Ran) -> None:
         cell = result.cell
         run = compare.cell_run(cell["line"], result.status, result.seconds, result.outputs, result.error,
-                               cell["tags"], options.budget_s, compare.take(before, cell["source"]), result.checks)
+                               cell["tags"], options.budget_s, compare.take(before, cell["source"]), result.checks,
+                               kinds=not browser)
         slide.cells.append(run)
         record.problems.extend(compare.problems_of(slide.number, run))
-        took = f"{run.live_s:.2f} s" if run.live_s is not None else "?"
-        say(f"  slide {slide.number}: cell on line {run.line or '?'} {run.status} in {took}")
+        took = f" in {run.live_s:.2f} s" if run.live_s is not None else ""
+        built_s = f" (build {run.build_s:.2f} s)" if run.build_s is not None else ""
+        held = ""
+        if run.checks:
+            checks = "its check" if len(run.checks) == 1 else f"its {len(run.checks)} checks"
+            held = f", {checks} held" if all(c.get("ok") for c in run.checks) else ", a check after it FAILED"
+        say(f"  slide {slide.number}: cell on line {run.line or '?'} {run.status}{took}{built_s}{held}")
 
+    with live_server(root, deck, out, log, server) as started:
+        if browser:
+            in_browser(record, nb, started, deck, options, projector, timeout_s, faults, ran, say)
+        else:
+            on_kernel(record, started, root, deck, timeout_s, attached, ran, say)
+            clock_the_talk(record, notes_by_slide(nb))
+    record.seconds = round(time.monotonic() - began, 1)
+    record.problems.sort(key=lambda p: (p.slide or 10**6, ORDER.index(p.kind)))
+    return record
+
+
+def in_browser(record: Rehearsal, nb, started, deck: Path, options: DeckOptions, projector: tuple[int, int],
+               timeout_s: float, faults: bool, ran, say) -> None:
+    """The slideshow walked in headless Chromium at each size, the talk clocked, pictures of slides with problems."""
+    from jaxdeck.browser import chromium
+    from jaxdeck.read.structure import notes_by_slide, slide_count
+    from jaxdeck.rehearse import walk
+
+    sizes = record.sizes
     middle = max(1, slide_count(nb) // 2)
 
     def fault_at(show: dict) -> bool:
         """The first slide from the middle on with code to run, once some ran before it (R has work to do)."""
         return show["number"] >= middle and bool(show["cells"]) and any(s.cells for s in record.slides)
 
-    with live_server(root, deck, out, log, server) as started, chromium() as browser:
+    with chromium() as browser:
         width, height = options.size
         page = browser.new_page(viewport={"width": width, "height": height})
         walk.open_slideshow(page, started.slideshow_url(deck))
@@ -171,9 +199,26 @@ def rehearse(deck: Path, out: Path = Path("build"), projector: tuple[int, int] =
                     if size == sizes[0] or not slide.fits[size].fits:
                         slide.pictures[size] = walk.picture(page, slide, *(int(n) for n in size.split("x")))
         page.close()
-    record.seconds = round(time.monotonic() - began, 1)
-    record.problems.sort(key=lambda p: (p.slide or 10**6, ORDER.index(p.kind)))
-    return record
+
+
+def on_kernel(record: Rehearsal, started, root: Path, deck: Path, timeout_s: float, attached: bool, ran, say) -> None:
+    """The slideshow's notebook run on the server's kernel, as the slideshow runs it, with no browser."""
+    import nbformat
+
+    from jaxdeck.rehearse import kernel_walk
+    from jaxdeck.rehearse.kernel_channel import KernelChannel
+
+    channel = KernelChannel(started.base, started.token, deck.resolve().relative_to(root).as_posix())
+    channel.interrupt_on_stop = attached  # the talk's own kernel is left running: not with a cell of ours in it
+    try:
+        served = nbformat.from_dict(channel.notebook())
+        slides = kernel_walk.slides_of(served)
+        channel.start((served.metadata.get("kernelspec") or {}).get("name") or "python3")
+        say(f"{display_path(deck)}: rehearsing {len(slides)} slides on the kernel alone (no browser: "
+            "the slides are not laid out)")
+        record.problems.extend(kernel_walk.walk(channel, slides, timeout_s, record.slides, ran, say))
+    finally:
+        channel.close()
 
 
 def fit_problems(slides: list[SlideRun], width: int, height: int) -> list[Problem]:

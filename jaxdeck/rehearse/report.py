@@ -15,6 +15,9 @@ from jaxdeck.rehearse import clock
 from jaxdeck.rehearse.record import KINDS, Rehearsal
 
 TEMPLATE = "rehearsal.html.j2"
+#: what a rehearsal on the kernel alone (``--no-browser``) says it did not do
+NOT_LAID_OUT = ("The slides were not laid out (no browser): whether each fits its frame with its live outputs "
+                "was not checked; a rehearsal where there is a Chromium checks it.")
 
 
 def paths(out: Path, deck: str) -> tuple[Path, Path]:
@@ -55,9 +58,13 @@ def print_report(record: Rehearsal, json_path: Path, html_path: Path, console=No
         said = "recovered" if record.faults["recovered"] else "did NOT recover"
         console.print(f"Fault: the kernel was killed at slide {record.faults['slide']}; R {said} "
                       f"in {record.faults['seconds']:.1f} s.")
+    if not record.laid_out:
+        console.print(NOT_LAID_OUT)
     for problem in record.problems:
         console.print(f"[red]{problem}[/]", markup=True, soft_wrap=True)
     verdict = "ready to present" if record.ok else f"{len(record.problems)} problem(s)"
+    if not record.laid_out:
+        verdict += " (its code; the slides were not laid out)"
     console.print(f"{record.deck}: {verdict}; {json_path} and {html_path}")
 
 
@@ -77,5 +84,5 @@ def html(record: Rehearsal) -> str:
 
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(THEMES / "jaxdeck")), autoescape=True,
                                      undefined=jinja2.StrictUndefined)
-    return environment.get_template(TEMPLATE).render(record=record, kinds=KINDS,
+    return environment.get_template(TEMPLATE).render(record=record, kinds=KINDS, not_laid_out=NOT_LAID_OUT,
                                                      verdict=clock.verdict(record.estimate_s, record.duration_min))

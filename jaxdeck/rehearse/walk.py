@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import base64
 import time
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Callable
 
 from jaxdeck.browser import script
 from jaxdeck.check.measure import measure_slide
 from jaxdeck.rehearse.clock import words
 from jaxdeck.rehearse.record import Fit, SlideRun
+from jaxdeck.rehearse.runs import Ran, seconds_between
 
 #: RISE moves the selection onto a slide's first code cell 450 ms after the slide changes
 SELECTION_S = 0.6
@@ -38,25 +37,6 @@ TO_TOP = """() => { const s = window.jaxdeckLive.reveal.getCurrentSlide(), boxes
   for (let n = s; n && n !== document.documentElement; n = n.parentElement) boxes.push(n);
   for (const n of boxes) if (n.scrollTop || n.scrollLeft) { n.scrollTop = 0; n.scrollLeft = 0; } }"""
 STATUS = "() => (document.querySelector('.jd-live-status') || {}).textContent || ''"
-
-
-@dataclass
-class Ran:
-    """One press of Shift+Enter: the cell, its run as the kernel timed it, and the checks after it."""
-
-    cell: dict
-    status: str
-    seconds: float | None
-    outputs: list
-    error: str | None
-    checks: list[dict]
-
-
-def seconds_between(start: str | None, end: str | None) -> float | None:
-    if not start or not end:
-        return None
-    parse = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
-    return max(0.0, (parse(end) - parse(start)).total_seconds())
 
 
 def selected(page) -> None:

@@ -118,3 +118,12 @@ def test_what_a_cell_wrote_to_stderr_is_a_warning_not_a_kind_of_output():
     assert compare.output_kinds([output("stream", name="stderr", text="careful\n")]) == []
     assert compare.output_kinds([output("stream", text="")]) == []
     assert compare.output_kinds([output("execute_result", **{"text/html": "<b>", "text/plain": "b"})]) == ["text", "text/html"]
+
+
+def test_a_kernel_that_would_not_stop_or_died_under_a_cell_is_one_problem_that_ends_the_talk():
+    stuck = compare.cell_run(6, "stuck", 4.0, [], None, [], 2.0, compare.BuiltCell(0.1), [])
+    assert [(p.kind, p.message) for p in compare.problems_of(3, stuck)] == [
+        ("timeout", "did not stop when interrupted at its 4 s limit: the kernel is stuck; the slides after it were not run")]
+    died = compare.cell_run(6, "died", None, [], None, [], 2.0, compare.BuiltCell(0.1), [])
+    said = compare.problems_of(3, died)
+    assert [p.kind for p in said] == ["error"] and said[0].message.startswith("the kernel died while it ran")

@@ -60,3 +60,23 @@ def test_the_table_marks_what_does_not_fit():
     assert "1280x720" in text and "1920x1080" in text
     row = next(line for line in text.splitlines() if "Prints" in line)
     assert "OVER" in row and "overflow" in row and "0.50" in row and "0.40" in row
+
+
+def test_a_rehearsal_with_no_browser_says_the_slides_were_not_laid_out(tmp_path):
+    from rich.console import Console
+
+    record = Rehearsal(deck="slides/talk.md", sizes=[], laid_out=False)
+    record.slides = [SlideRun(1, 0, 0, "Waits", cells=[CellRun(5, "ok", 14.5, build_s=6.2, kinds=["text"],
+                                                              build_kinds=["text"])])]
+    record.problems = [Problem(1, "slower", "took 14.50 s live, 2.3 times the build's 6.20 s", 5)]
+    json_path, html_path = report.write(record, tmp_path)
+    data = json.loads(json_path.read_text())
+    assert data["laid_out"] is False and data["sizes"] == [] and data["slides"][0]["fits"] == {}
+    assert data["slides"][0]["cells"][0]["kinds"] == ["text"]
+    assert "The slides were not laid out (no browser)" in html_path.read_text()
+    console = Console(width=200, record=True, color_system=None)
+    report.print_report(record, json_path, html_path, console)
+    lines = console.export_text().splitlines()
+    assert report.NOT_LAID_OUT in lines
+    assert "slide 1 (line 5): slower: took 14.50 s live, 2.3 times the build's 6.20 s" in lines
+    assert any(line.startswith("slides/talk.md: 1 problem(s) (its code; the slides were not laid out); ") for line in lines)

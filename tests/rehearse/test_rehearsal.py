@@ -21,23 +21,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import ROOT, run_cli
+from support import ROOT, left_behind, run_cli
 
 DECK = ROOT / "tests" / "fixtures" / "rehearsed_talk.md"
 
 pytestmark = [pytest.mark.heavy, pytest.mark.browser]
-
-
-def left_behind(repo: Path) -> list[str]:
-    """Processes still running in ``repo`` (a server, a kernel, a browser started there)."""
-    found = []
-    for process in psutil.process_iter(["pid", "cwd", "cmdline"]):
-        try:
-            if process.info["cwd"] and Path(process.info["cwd"]).resolve().is_relative_to(repo):
-                found.append(" ".join(process.info["cmdline"] or [])[:120])
-        except (psutil.Error, ValueError, OSError):
-            pass
-    return found
 
 
 @pytest.fixture(scope="module")
