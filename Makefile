@@ -115,8 +115,8 @@ present: setup ## Jupyter + RISE on 127.0.0.1 with a token: make present [DECK=N
 present-stop: ## stop the present started with DETACH=1, and its kernels
 	$(PY) -m jaxdeck present --stop
 
-rehearse: setup ## a dress rehearsal of the live talk on this machine: make rehearse [DECK=NAME] [SIZE=1920x1080] [FAULTS=1] [ATTACH=1]
-	$(PY) -m jaxdeck rehearse $(DECKS) $(if $(SIZE),--size $(SIZE),) $(if $(FAULTS),--faults,) $(if $(ATTACH),--attach,)
+rehearse: setup ## a dress rehearsal of the live talk on this machine: make rehearse [DECK=NAME] [SIZE=1920x1080] [FAULTS=1] [ATTACH=1] [NO_BROWSER=1: the cells on the kernel alone, no Chromium]
+	$(PY) -m jaxdeck rehearse $(DECKS) $(if $(SIZE),--size $(SIZE),) $(if $(FAULTS),--faults,) $(if $(ATTACH),--attach,) $(if $(NO_BROWSER),--no-browser,)
 
 preview: setup ## the HTML deck on 127.0.0.1, rebuilt on save, reloaded at the same slide: make preview [DECK=NAME] [PORT=N]
 	$(PY) -m jaxdeck preview $(DECKS) $(if $(filter command line environment,$(origin PORT)),--port $(PORT),)
