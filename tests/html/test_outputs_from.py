@@ -43,7 +43,7 @@ def noted(page: str) -> list[int]:
 def test_only_the_slides_showing_this_build_s_outputs_say_so(tmp_path):
     page = to_html(frozen(tmp_path, [KEPT, KEPT, OWN, OWN]))
     assert noted(page) == [4, 5]
-    assert page.count('class="jd-outputs-from"') == 2
+    assert page.count('class="jd-outputs-from jd-at-top"') == 2, "in the band above each slide's heading"
     assert "Outputs measured on Test GPU 80GB" in page, "the title slide names the kept machine"
 
 
@@ -57,3 +57,12 @@ def test_every_kept_output_or_a_plain_build_no_note(tmp_path):
     assert noted(to_html(nb)) == [2, 3, 4, 5]
     update_build(nb, frozen_from=None, own_provenance=None)
     assert noted(to_html(nb)) == []
+
+
+def test_a_slide_that_starts_without_a_heading_says_so_under_its_content(tmp_path):
+    nb = frozen(tmp_path, [KEPT, KEPT, OWN, OWN])
+    four = next(c for c in nb.cells if c.cell_type == "markdown" and "## Four" in c.source)
+    four.source = four.source.replace("## Four", "Four, without a heading")
+    page = to_html(nb)
+    assert noted(page) == [4, 5]
+    assert page.count('class="jd-outputs-from jd-at-top"') == 1 and page.count('class="jd-outputs-from"') == 1
