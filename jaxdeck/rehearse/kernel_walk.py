@@ -129,8 +129,9 @@ def title_of(source: str) -> str:
 def walk(channel: KernelChannel, slides: list[Shown], timeout_s: float, records: list[SlideRun],
          ran: Callable[[SlideRun, Ran], None], say=print) -> list[Problem]:
     """Every slide's code run on ``channel``'s kernel, the setup first; each slide's record added to
-    ``records`` (every slide, in order), each run told to ``ran``. The problems that are not a cell's
-    own: a check with no cell before it that failed, a kernel that died or would not stop."""
+    ``records`` (every slide, in order), each run told to ``ran``; the walk ends where the kernel died or
+    would not stop. The problems that are not a cell's own: a check with no cell before it that failed,
+    a kernel that died or would not stop under a claim check."""
     total = len(slides)
     runs = [shown.record() for shown in slides]
     records.extend(runs)
