@@ -107,6 +107,8 @@ class CellInfo(TypedDict, total=False):
     breaks: list             # a MyST cell kept whole: the slide pieces inside it, each with its offset
     images: dict             # remote images this cell shows: URL -> local copy
     duration_s: float        # the code cell's run time
+    others_share: float      # the share of the machine's CPU time other processes took meanwhile (0 to 1)
+    cpu_s: float             # the CPU time the kernel itself used on the cell (all its threads)
     outputs_from: str        # a frozen build's: KEPT (the frozen notebook's machine) or OWN (this build's)
     output_truncated_mb: float  # its outputs were this large, and cut to the deck's cap
     cut: bool                # auto-fit started a new slide here

@@ -10,6 +10,30 @@ SLOW_TAG = "slow"
 SETUP_TAG = "setup"
 
 
+#: other processes took more than this share of the CPUs while a cell ran: its time is not all its own
+BUSY_SHARE = 0.25
+
+
 def held_to_budget(tags) -> bool:
     """Whether a code cell with these tags must finish within the deck's per-cell budget."""
     return SLOW_TAG not in tags and SETUP_TAG not in tags
+
+
+def judged_seconds(duration: float, others: float | None, cpu_s: float | None = None) -> float:
+    """The time a cell is held to its budget by. On a quiet machine, its time. When other processes took
+    more than :data:`BUSY_SHARE` of the CPUs meanwhile (another build beside this one), its time less
+    what they can have taken from it: their share of the time the cell was computing (``cpu_s``, the
+    kernel's own CPU time, up to the whole time; a cell that sleeps or waits lost nothing to them).
+    An estimate, and said as one: the machine's slowness is not the cell's."""
+    if others is None or others <= BUSY_SHARE:
+        return duration
+    computing = 1.0 if cpu_s is None or duration <= 0 else min(1.0, cpu_s / duration)
+    return duration * (1.0 - others * computing)
+
+
+def busy_words(duration: float, others: float | None, cpu_s: float | None = None) -> str:
+    """`` (other processes took 48% of the CPUs meanwhile: about 1.35 s on a quiet machine)``, or ""."""
+    if others is None or others <= BUSY_SHARE:
+        return ""
+    return (f" (other processes took {others:.0%} of the CPUs meanwhile: about "
+            f"{judged_seconds(duration, others, cpu_s):.2f} s on a quiet machine)")

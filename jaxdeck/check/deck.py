@@ -28,7 +28,7 @@ from pathlib import Path
 
 import nbformat
 
-from jaxdeck.check.budget import SETUP_TAG, SLOW_TAG, held_to_budget  # noqa: F401 (re-exported)
+from jaxdeck.check.budget import SETUP_TAG, SLOW_TAG, busy_words, held_to_budget, judged_seconds  # noqa: F401 (re-exported)
 from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, open_deck, run_script
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
@@ -134,9 +134,10 @@ def over_budget(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) ->
         duration = info.get("duration_s")
         if cell.cell_type != "code" or duration is None or not held_to_budget(cell.metadata.get("tags", [])):
             continue
-        if duration > budget:
+        if judged_seconds(duration, info.get("others_share"), info.get("cpu_s")) > budget:
+            busy = busy_words(duration, info.get("others_share"), info.get("cpu_s"))
             problems.append(Problem(info.get("slide"), "budget",
-                                    f"cell took {duration:.2f} s, over the {budget:g} s budget{how}; "
+                                    f"cell took {duration:.2f} s{busy}, over the {budget:g} s budget{how}; "
                                     f"make it faster or tag it '{SLOW_TAG}'", str(deck), info.get("line")))
     return problems
 

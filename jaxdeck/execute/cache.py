@@ -85,8 +85,9 @@ def cell_record(cell) -> dict:
     info = cell_info(cell)
     record = {"outputs": _plain(cell.get("outputs", [])), "execution_count": cell.get("execution_count"),
               "execution": _plain(cell.metadata.get("execution", {}))}
-    if "duration_s" in info:
-        record["duration_s"] = info["duration_s"]
+    for key in ("duration_s", "others_share", "cpu_s"):  # how long it took, how busy the machine was meanwhile
+        if key in info:
+            record[key] = info[key]
     return record
 
 
@@ -107,8 +108,9 @@ def graft_cell(cell, record: dict) -> None:
     cell.execution_count = record.get("execution_count")
     if record.get("execution"):
         cell.metadata["execution"] = nbformat.from_dict(record["execution"])
-    if "duration_s" in record:
-        update_cell_info(cell, duration_s=record["duration_s"])
+    for key in ("duration_s", "others_share", "cpu_s"):
+        if key in record:
+            update_cell_info(cell, **{key: record[key]})
 
 
 def graft(nb, entry: dict, status: str) -> nbformat.NotebookNode:

@@ -34,7 +34,7 @@ from typing import Callable
 from jaxdeck import claims
 from jaxdeck.errors import DeckError
 from jaxdeck.execute import where
-from jaxdeck.execute.measure import kernel_peak_rss, record_run, recorded_duration
+from jaxdeck.execute.measure import OthersMeter, kernel_peak_rss, record_run, recorded_duration
 from jaxdeck.options import DeckOptions
 from jaxdeck.stopping import MARKER, end_tree, marked, result
 from jaxdeck.records import cell_info, update_cell_info
@@ -342,6 +342,7 @@ class Kernel:
 
         line, slide = _where(cell)
         timer = asyncio.get_running_loop().call_later(limit, expire)
+        others = OthersMeter(self.pid)
         try:
             await self.client.async_execute_cell(cell, index, execution_count=self.client.code_cells_executed + 1)
         except DeadKernelError:
@@ -373,6 +374,9 @@ class Kernel:
         duration = recorded_duration(cell)
         if duration is not None:
             update_cell_info(cell, duration_s=round(duration, 4))
+            busy, cpu = others.share(), others.own_seconds()
+            if busy is not None and cpu is not None:
+                update_cell_info(cell, others_share=busy, cpu_s=cpu)
         self.peak_rss = max(self.peak_rss or 0, kernel_peak_rss(self.pid) or 0) or None
 
     async def _stacks(self) -> str:

@@ -79,3 +79,50 @@ def cell_durations(nb) -> list[tuple[int, int, float, list[str]]]:
         if "duration_s" in info:
             rows.append((info.get("line"), info.get("slide"), info["duration_s"], cell.metadata.get("tags", [])))
     return rows
+
+
+def _machine_ticks() -> tuple[int, int] | None:
+    """(busy, total) clock ticks of every CPU since boot (Linux ``/proc/stat``), None elsewhere."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+        ticks = [int(f) for f in fields[1:9]]  # user nice system idle iowait irq softirq steal
+    except (OSError, ValueError):
+        return None
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
+def _process_ticks(pid: int | None) -> int | None:
+    """A process's CPU time in clock ticks, its threads and reaped children included."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    except (OSError, ValueError, IndexError, TypeError):
+        return None
+
+
+class OthersMeter:
+    """The share of the machine's CPU time that processes other than the kernel took while a cell
+    ran: a cell timed beside another build is slower for a reason that is not the cell's, and the
+    budget check (:func:`jaxdeck.check.budget.judged_seconds`) reads this to say so."""
+
+    def __init__(self, pid: int | None):
+        self.pid = pid
+        self._machine, self._own = _machine_ticks(), _process_ticks(pid)
+
+    def share(self) -> float | None:
+        """Others' share of all CPUs' time since the meter started, 0 to 1; None where it cannot be read."""
+        machine, own = _machine_ticks(), _process_ticks(self.pid)
+        if None in (machine, own, self._machine, self._own) or machine[1] <= self._machine[1]:
+            return None
+        busy = (machine[0] - self._machine[0]) - (own - self._own)
+        return round(min(1.0, max(0.0, busy / (machine[1] - self._machine[1]))), 3)
+
+    def own_seconds(self) -> float | None:
+        """The CPU time the measured process itself used since the meter started (a cell that sleeps
+        or waits uses none, and other processes cannot have slowed it)."""
+        own = _process_ticks(self.pid)
+        if own is None or self._own is None:
+            return None
+        return round((own - self._own) / os.sysconf("SC_CLK_TCK"), 3)

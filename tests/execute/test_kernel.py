@@ -35,6 +35,29 @@ def test_outputs_timings_and_the_deck_folder(write_deck):
     assert 0.2 <= durations[0][2] < 5
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/stat"), reason="the machine's load is read from /proc")
+def test_a_cell_records_how_much_of_the_cpu_other_processes_took_while_it_ran(write_deck):
+    """A process spinning beside the kernel (not one the kernel started: a cell's own children are its
+    work) shows in each cell's others_share, and the kernel's own CPU time in cpu_s: a cell that sleeps
+    uses next to none, one that computes about its length (tests/execute/test_measure.py shows that
+    the kernel's own work is never counted as another process's)."""
+    import subprocess
+    import sys
+
+    deck = write_deck("# T\n\n```python\nimport time\ntime.sleep(1.0)\n```\n\n"
+                      "```python\nend = time.perf_counter() + 0.5\nwhile time.perf_counter() < end: pass\n```\n")
+    spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        nb = run(deck)
+    finally:
+        spin.kill()
+        spin.wait()
+    (slept, computed) = [c.metadata["jaxdeck"] for c in nb.cells if c.cell_type == "code"]
+    cpus = len(os.sched_getaffinity(0))
+    assert slept["others_share"] >= 0.6 / cpus, f"a spinning process should take about 1/{cpus} of the CPUs: {slept}"
+    assert slept["cpu_s"] < 0.3 and computed["cpu_s"] >= 0.3, f"a sleep uses little CPU, a spin its length: {slept}, {computed}"
+
+
 def test_an_error_names_file_line_slide_and_exception(write_deck):
     deck = write_deck("# T\n\n---\n\n## Two\n\n```python\nx = 1\n```\n\n--\n\n## Three\n\n```python\nundefined_name\n```\n")
     with pytest.raises(DeckError) as caught:
