@@ -39,7 +39,7 @@ def test_outputs_timings_and_the_deck_folder(write_deck):
 def test_a_cell_records_how_much_of_the_cpu_other_processes_took_while_it_ran(write_deck):
     """A process spinning beside the kernel (not one the kernel started: a cell's own children are its
     work) shows in each cell's others_share, and the kernel's own CPU time in cpu_s: a cell that sleeps
-    uses next to none, one that computes about its length (tests/execute/test_measure.py shows that
+    uses next to none, one that computes about its length (tests/execute/test_measure_load.py shows that
     the kernel's own work is never counted as another process's)."""
     import subprocess
     import sys
