@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from support import bare_venv, see_the_project
+from support import WITHOUT_BROWSER_MODULES, bare_venv, left_behind, see_the_project, without_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("jaxdeck", "demos", "themes", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md",
@@ -171,6 +171,24 @@ def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, t
     assert done.stdout.strip() == "talk.md: executed 1 cell, HTML + PDF"
     for name in ("talk.pdf", "talk-handout.pdf"):
         assert (tmp_path / "build" / "pdf" / name).read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.heavy
+def test_the_installed_jaxdeck_rehearses_a_talk_on_its_kernel_with_no_browser(installed, tmp_path):
+    """A GPU box brings no Chromium and no Makefile: the wheel's `rehearse --no-browser` starts the live
+    server, runs the talk's cells on its kernel, writes the report and leaves nothing running."""
+    (tmp_path / "talk.md").write_text(DECK)
+    run(installed, "-m", "jaxdeck", "build", "talk.md", cwd=tmp_path)
+    env = without_browser(tmp_path / "env")
+    env.pop("PYTHONPATH")  # the wheel's jaxdeck, not the checkout's
+    done = subprocess.run([str(installed), "-c", WITHOUT_BROWSER_MODULES, "rehearse", "--no-browser", "talk.md"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ready to present" in done.stdout and not (tmp_path / "Makefile").exists()
+    report = json.loads((tmp_path / "build" / "rehearsal" / "talk.json").read_text(encoding="utf-8"))
+    runs = [cell for slide in report["slides"] for cell in slide["cells"]]
+    assert [cell["status"] for cell in runs] == ["ok"] and not report["problems"], report
+    assert not left_behind(tmp_path)
 
 
 #: a presenter's own environment: the minor versions before the ones uv.lock pins
