@@ -9,6 +9,10 @@
 # built or not, and every check or error that failed) and OUT/decks.tar.gz (the executed
 # notebooks and each deck's log). The notebooks are the GPU's figures: copy them to gpu/KIND/
 # and `make pdf FROZEN=gpu/KIND` builds handouts from them anywhere. DECKS="a.md b.md" builds only those.
+# REHEARSE="05-many-devices.md example.md" then rehearses those decks on the box with no browser
+# (`jaxdeck rehearse --no-browser`: the live server's kernel runs every slide's cells as the talk would;
+# it needs the live extra, `make wheelhouse WITH=live`), each report in OUT/rehearse-NAME.txt and the
+# JSON and HTML reports in the archive.
 set -uo pipefail
 wheelhouse=$(realpath "$1"); out=$(realpath "$2"); python=${3:-python3}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +29,7 @@ for deck in ${DECKS:-*.md}; do
   timeout 200 "$python" -m jaxdeck build --allow-errors --jobs 1 "$deck" > "logs/${deck%.md}.log" 2>&1
   echo "$deck exit $? in $(( $(date +%s) - start )) s" | tee -a "$out/results.txt"
 done
+said=$(wc -l < "$out/results.txt")   # the lines above were printed as each deck ended
 "$python" - "$out/results.txt" <<'PY'
 import json, pathlib, sys
 with open(sys.argv[1], "a") as out:
@@ -33,5 +38,9 @@ with open(sys.argv[1], "a") as out:
         for warning in record.get("warnings") or []:
             print(f"{nb.stem}: {warning}", file=out)
 PY
-cat "$out/results.txt"
-tar czf "$out/decks.tar.gz" build/notebooks logs
+for deck in ${REHEARSE:-}; do
+  timeout 600 "$python" -m jaxdeck rehearse --no-browser "$deck" > "$out/rehearse-${deck%.md}.txt" 2>&1
+  echo "$deck rehearsed on the box: exit $?" >> "$out/results.txt"
+done
+tail -n +$((said + 1)) "$out/results.txt"   # the rest: each build's warnings, each rehearsal's end
+tar czf "$out/decks.tar.gz" build/notebooks logs $( [ -d build/rehearsal ] && echo build/rehearsal )
