@@ -9,6 +9,7 @@ import contextlib
 import os
 import re
 import signal
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -42,6 +43,19 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     return subprocess.run([sys.executable, "-m", "jaxdeck", *args], cwd=cwd or ROOT, env=full_env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def built_repo(root: Path, deck: Path, files: dict[str, str] | None = None) -> Path:
+    """``root`` made a repository holding ``deck`` as ``slides/talk.md`` (the files it reads beside it,
+    ``files``: name -> text) and the project's jupytext.toml, the deck built there by the CLI."""
+    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
+    (root / "slides").mkdir()
+    shutil.copy(deck, root / "slides" / "talk.md")
+    for name, text in (files or {}).items():
+        (root / "slides" / name).write_text(text)
+    built = run_cli("build", "slides/talk.md", cwd=root)
+    assert built.returncode == 0, built.stdout + built.stderr
+    return root
 
 
 def deck_builder(root: Path, shared: bool = False):
@@ -344,6 +358,15 @@ def left_behind(repo: Path) -> list[str]:
         except (psutil.Error, ValueError, OSError):
             pass
     return found
+
+
+def still_running(repo: Path, within: float = 10) -> list[str]:
+    """What is still running in ``repo`` once ``within`` seconds have passed or nothing is (a process on its
+    way out takes a moment to go)."""
+    deadline = time.monotonic() + within
+    while left_behind(repo) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return left_behind(repo)
 
 
 #: names of the browsers jaxdeck could find on PATH (jaxdeck.browser looks for these and more)

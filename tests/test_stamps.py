@@ -103,12 +103,17 @@ def test_nearest_jupytext_configuration_counts(tmp_path):
     assert stamps.Sources(tmp_path).jupytext(deck) == nearer, "the nearest configuration wins, as in jupytext"
 
 
-def test_frozen_outputs_are_identified_by_the_notebook_they_came_from(tmp_path):
-    deck = tmp_path / "talk.md"
+@pytest.fixture
+def kept(tmp_path):
+    """A deck and the notebook a frozen build takes its outputs from (gpu/talk.ipynb), and the build's sources."""
     frozen = tmp_path / "gpu" / "talk.ipynb"
     frozen.parent.mkdir()
     frozen.write_text('{"cells": []}')
-    sources = stamps.Sources(tmp_path / "build")
+    return tmp_path / "talk.md", frozen, stamps.Sources(tmp_path / "build")
+
+
+def test_frozen_outputs_are_identified_by_the_notebook_they_came_from(kept):
+    deck, frozen, sources = kept
     by_file = sources.execution(deck, frozen)
     assert by_file == {"frozen": stamps.file_sha(frozen)}
     assert sources.execution(deck, frozen.parent) == by_file, "a folder of notebooks names NAME.ipynb"
@@ -117,12 +122,8 @@ def test_frozen_outputs_are_identified_by_the_notebook_they_came_from(tmp_path):
 
 
 
-def test_a_frozen_build_that_made_outputs_here_is_held_to_this_machine_too(tmp_path):
-    deck = tmp_path / "talk.md"
-    frozen = tmp_path / "gpu" / "talk.ipynb"
-    frozen.parent.mkdir()
-    frozen.write_text('{"cells": []}')
-    sources = stamps.Sources(tmp_path / "build")
+def test_a_frozen_build_that_made_outputs_here_is_held_to_this_machine_too(kept, tmp_path):
+    deck, frozen, sources = kept
     sources.__dict__.update(environment="env-1", demos="0.5", machine="box-1")  # no probe of the kernel's environment
     kept, mixed = sources.execution(deck, frozen), sources.execution(deck, frozen, own=True)
     assert kept == {"frozen": stamps.file_sha(frozen)}

@@ -15,13 +15,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
 import pytest
 
-from support import ROOT, WITHOUT_BROWSER_MODULES, left_behind, run_cli, without_browser
+from support import ROOT, WITHOUT_BROWSER_MODULES, built_repo, left_behind, run_cli, still_running, without_browser
 
 FIXTURE = ROOT / "tests" / "fixtures" / "rehearsed_on_kernel.md"
 TITLES = ["A talk rehearsed on its kernel", "Setup", "A claim", "A wait", "A table", "An error", "A listing", "A hang"]
@@ -32,14 +31,7 @@ pytestmark = [pytest.mark.heavy]
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
     """A repository with the fixture deck, built with nothing going wrong."""
-    root = tmp_path_factory.mktemp("no-browser").resolve()
-    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
-    (root / "slides").mkdir()
-    shutil.copy(FIXTURE, root / "slides" / "talk.md")
-    (root / "slides" / "live.txt").write_text("")
-    built = run_cli("build", "slides/talk.md", cwd=root)
-    assert built.returncode == 0, built.stdout + built.stderr
-    return root
+    return built_repo(tmp_path_factory.mktemp("no-browser").resolve(), FIXTURE, {"live.txt": ""})
 
 
 @pytest.fixture(scope="module")
@@ -164,10 +156,7 @@ def test_sigterm_mid_rehearsal_leaves_no_server_or_kernel(repo, no_browser):
             process.kill()
     assert process.returncode == 128 + signal.SIGTERM, "".join(lines) + rest
     assert "stopped by SIGTERM" in rest and "Traceback" not in rest
-    deadline = time.monotonic() + 10
-    while left_behind(repo) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert left_behind(repo) == []
+    assert still_running(repo) == []
 
 
 def test_a_server_that_does_not_come_up_is_one_line(repo, no_browser):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import ROOT, left_behind, run_cli
+from support import ROOT, built_repo, left_behind, run_cli, still_running
 
 DECK = ROOT / "tests" / "fixtures" / "rehearsed_talk.md"
 
@@ -31,15 +30,7 @@ pytestmark = [pytest.mark.heavy, pytest.mark.browser]
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
     """A repository with the deck, built with 3 rows and no wait."""
-    root = tmp_path_factory.mktemp("rehearse").resolve()
-    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
-    (root / "slides").mkdir()
-    shutil.copy(DECK, root / "slides" / "talk.md")
-    (root / "slides" / "lines.txt").write_text("3")
-    (root / "slides" / "pause.txt").write_text("0")
-    built = run_cli("build", "slides/talk.md", cwd=root)
-    assert built.returncode == 0, built.stdout + built.stderr
-    return root
+    return built_repo(tmp_path_factory.mktemp("rehearse").resolve(), DECK, {"lines.txt": "3", "pause.txt": "0"})
 
 
 def rehearse(repo: Path, *args: str):
@@ -118,10 +109,7 @@ def test_ctrl_c_mid_rehearsal_leaves_no_server_kernel_or_browser(repo):
     rest, _ = process.communicate(timeout=60)
     assert process.returncode == 130, "".join(lines) + rest
     assert "interrupted" in rest and "Traceback" not in rest
-    deadline = time.monotonic() + 10
-    while left_behind(repo) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert left_behind(repo) == []
+    assert still_running(repo) == []
 
 
 def test_a_slide_too_long_for_the_projector_scrolls_to_its_end_inside_the_frame(repo, browser):
