@@ -10,7 +10,7 @@ import importlib
 
 from . import devices  # noqa: F401  (applies the shared-GPU memory default before JAX starts)
 
-__version__ = "0.5.1"
+__version__ = "0.6.0"
 
 _SUBMODULES = ("timing", "tracing", "jaxpr", "devices", "widgets", "magics", "calibration")
 __all__ = list(_SUBMODULES) + ["load_ipython_extension"]
