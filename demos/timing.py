@@ -29,7 +29,7 @@ This module is the public face; the pieces live in ``demos._timing``: ``measure`
 from __future__ import annotations
 
 from ._timing.comparison import CompactComparison, Comparison, compact, compare
-from ._timing.holds import DEFAULT_TRIES, Held, holds
+from ._timing.holds import DEFAULT_TRIES, Held, fastest, holds
 from ._timing.load import Load, LoadMeter
 from ._timing.measure import DEFAULT_BUDGET_S, DEFAULT_REPEAT, bench, is_jitted
 from ._timing.result import Timing
@@ -39,5 +39,5 @@ from ._timing.verdict import DEFAULT_TOLERANCE, RowVerdict, Verdict, verdict_fro
 __all__ = [
     "DEFAULT_BUDGET_S", "DEFAULT_REPEAT", "DEFAULT_TOLERANCE", "DEFAULT_TRIES", "FIGURES", "CompactComparison",
     "Comparison", "Held", "Load", "LoadMeter", "RowVerdict", "Scoreboard", "Timing", "Verdict", "bench", "compact",
-    "compare", "holds", "is_jitted", "scoreboard", "verdict_from_ratios",
+    "compare", "fastest", "holds", "is_jitted", "scoreboard", "verdict_from_ratios",
 ]

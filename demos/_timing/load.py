@@ -22,11 +22,8 @@ _STAT = "/proc/stat"
 
 
 def cpu_count() -> int:
-    """The CPUs this process may run on (its affinity where the platform says, else all)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    """The machine's CPUs: the ones ``/proc/stat`` adds up (a build may pin a kernel to fewer of them)."""
+    return os.cpu_count() or 1
 
 
 def _machine_ticks() -> tuple[int, int] | None:
@@ -79,7 +76,7 @@ class Load(Displayable):
         average = f"load average {self.average:.1f}" if self.average is not None else ""
         if self.others is None:
             return f"{average} on {cpus}" if average else f"{cpus}, their load unknown"
-        said = f"other processes took {self.others:.0%} of the {cpus}"
+        said = f"other processes took {self.others:.0%} of the machine's {cpus}"
         return f"{said} ({average})" if average else said
 
     def _html(self) -> str:

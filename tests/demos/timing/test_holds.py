@@ -44,7 +44,7 @@ def test_the_load_says_which_share_of_the_cpus_other_processes_took(monkeypatch)
     with timing.LoadMeter() as meter:
         pass
     assert abs(meter.load.others - 0.5) < 1e-9 and meter.load.busy
-    assert f"other processes took 50% of the {meter.load.cpus} CPU" in str(meter.load)
+    assert f"other processes took 50% of the machine's {meter.load.cpus} CPU" in str(meter.load)
 
 
 def test_without_proc_stat_only_the_load_average_is_said(monkeypatch):
@@ -53,3 +53,15 @@ def test_without_proc_stat_only_the_load_average_is_said(monkeypatch):
         pass
     assert meter.load.others is None
     assert "load average" in str(meter.load) or "their load unknown" in str(meter.load)
+
+
+def test_times_are_also_judged_at_their_shortest_so_far():
+    """A stall lengthened the small loop's compile in the slide's measurement and vmap's large one in the
+    next: neither measurement bears the claim out alone, their shortest times do (a busy machine only
+    makes a time longer)."""
+    grows = lambda ms: ms["loop 16"] > 1.5 * ms["loop 2"] and ms["vmap 16"] < 3 * ms["vmap 2"]
+    slide = {"loop 2": 5.0, "loop 16": 3.0, "vmap 2": 1.0, "vmap 16": 1.0}
+    stalled = {"loop 2": 1.0, "loop 16": 3.0, "vmap 2": 1.0, "vmap 16": 9.0}
+    held = timing.holds(grows, slide, again=lambda: stalled, times=True, tries=2)
+    assert held and held.held_at == 1
+    assert not timing.holds(grows, slide, again=lambda: stalled, tries=2), "without times, each is judged alone"
