@@ -360,7 +360,7 @@ def left_behind(repo: Path) -> list[str]:
     return found
 
 
-def still_running(repo: Path, within: float = 10) -> list[str]:
+def left_behind_after(repo: Path, within: float = 10) -> list[str]:
     """What is still running in ``repo`` once ``within`` seconds have passed or nothing is (a process on its
     way out takes a moment to go)."""
     deadline = time.monotonic() + within

@@ -102,8 +102,6 @@ BREAKS = {
     "the polynomial cut by a cumulative sum": ("example.md", "    return 3 * x**3 - 2 * x**2 + x - 1",
                                                "    return jnp.cumsum(3 * x**3) - 2 * x**2 + x - 1",
                                                "fuse the polynomial into one kernel"),
-    "eager and jit swapped": ("example.md", 'ways = {"eager": poly, "jit": jax.jit(poly)}',
-                              'ways = {"eager": jax.jit(poly), "jit": poly}', "one fused kernel should beat"),
     "jacfwd and jacrev swapped": ("03-automatic-differentiation.md",
                                   'modes, t, flops = {"jacfwd": jax.jacfwd, "jacrev": jax.jacrev}, {}, {}',
                                   'modes, t, flops = {"jacfwd": jax.jacrev, "jacrev": jax.jacfwd}, {}, {}',

@@ -45,7 +45,7 @@ def test_a_cell_records_how_much_of_the_cpu_other_processes_took_while_it_ran(wr
     import sys
 
     deck = write_deck("# T\n\n```python\nimport time\ntime.sleep(1.0)\n```\n\n"
-                      "```python\nend = time.perf_counter() + 0.5\nwhile time.perf_counter() < end: pass\n```\n")
+                      "```python\nend = time.process_time() + 0.4\nwhile time.process_time() < end: pass\n```\n")
     spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         nb = run(deck)
@@ -55,7 +55,7 @@ def test_a_cell_records_how_much_of_the_cpu_other_processes_took_while_it_ran(wr
     (slept, computed) = [c.metadata["jaxdeck"] for c in nb.cells if c.cell_type == "code"]
     cpus = len(os.sched_getaffinity(0))
     assert slept["others_share"] >= 0.6 / cpus, f"a spinning process should take about 1/{cpus} of the CPUs: {slept}"
-    assert slept["cpu_s"] < 0.3 and computed["cpu_s"] >= 0.3, f"a sleep uses little CPU, a spin its length: {slept}, {computed}"
+    assert slept["cpu_s"] < 0.3 and computed["cpu_s"] >= 0.35, f"a sleep uses little CPU, 0.4 s of spinning about that: {slept}, {computed}"
 
 
 def test_an_error_names_file_line_slide_and_exception(write_deck):

@@ -369,7 +369,7 @@ def test_present_opens_the_browser_at_a_private_page_and_the_token_is_on_no_comm
     try:
         token = None
         for line in process.stdout:
-            found = re.search(r"slideshow:\s+\S+\?token=(\w+)", line)
+            found = re.search(r"slideshow:\s+\S+\?token=(\S+)", line)   # a URL-safe token may hold '-'
             if found:
                 token = found.group(1)
                 break

@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import ROOT, WITHOUT_BROWSER_MODULES, built_repo, left_behind, run_cli, still_running, without_browser
+from support import ROOT, WITHOUT_BROWSER_MODULES, built_repo, left_behind, left_behind_after, run_cli, without_browser
 
 FIXTURE = ROOT / "tests" / "fixtures" / "rehearsed_on_kernel.md"
 TITLES = ["A talk rehearsed on its kernel", "Setup", "A claim", "A wait", "A table", "An error", "A listing", "A hang"]
@@ -156,7 +156,7 @@ def test_sigterm_mid_rehearsal_leaves_no_server_or_kernel(repo, no_browser):
             process.kill()
     assert process.returncode == 128 + signal.SIGTERM, "".join(lines) + rest
     assert "stopped by SIGTERM" in rest and "Traceback" not in rest
-    assert still_running(repo) == []
+    assert left_behind_after(repo) == []
 
 
 def test_a_server_that_does_not_come_up_is_one_line(repo, no_browser):

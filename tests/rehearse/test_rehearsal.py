@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import ROOT, built_repo, left_behind, run_cli, still_running
+from support import ROOT, built_repo, left_behind, left_behind_after, run_cli
 
 DECK = ROOT / "tests" / "fixtures" / "rehearsed_talk.md"
 
@@ -109,7 +109,7 @@ def test_ctrl_c_mid_rehearsal_leaves_no_server_kernel_or_browser(repo):
     rest, _ = process.communicate(timeout=60)
     assert process.returncode == 130, "".join(lines) + rest
     assert "interrupted" in rest and "Traceback" not in rest
-    assert still_running(repo) == []
+    assert left_behind_after(repo) == []
 
 
 def test_a_slide_too_long_for_the_projector_scrolls_to_its_end_inside_the_frame(repo, browser):
