@@ -26,11 +26,16 @@ DEFAULT_TRIES = 3
 
 
 def _said(values: Any) -> str:
-    """A measurement in a few words: dicts of seconds as milliseconds, the rest as they print."""
+    """A measurement in a few words: dicts of seconds as milliseconds, a timing as its median, a
+    comparison as its ratios, the rest as they print."""
     if isinstance(values, dict):
         return "{" + ", ".join(f"{k}: {_said(v)}" for k, v in values.items()) + "}"
     if isinstance(values, float):
         return f"{values * 1e3:.3g} ms" if abs(values) < 100 else f"{values:.4g}"
+    if hasattr(values, "median_s"):                      # a Timing
+        return _said(float(values.median_s))
+    if isinstance(getattr(values, "ratios", None), dict):  # a Comparison: what a claim reads of it
+        return "ratios {" + ", ".join(f"{k}: {v:.3g}" for k, v in values.ratios.items()) + "}"
     text = str(values)
     return text if len(text) <= 120 else text[:117] + "..."
 

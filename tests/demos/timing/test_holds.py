@@ -65,3 +65,12 @@ def test_times_are_also_judged_at_their_shortest_so_far():
     held = timing.holds(grows, slide, again=lambda: stalled, times=True, tries=2)
     assert held and held.held_at == 1
     assert not timing.holds(grows, slide, again=lambda: stalled, tries=2), "without times, each is judged alone"
+
+
+def test_timings_and_comparisons_are_said_by_what_a_claim_reads_of_them(make_timing):
+    from demos.timing import Comparison
+
+    fast, slow = make_timing("fast", 0.001), make_timing("slow", 0.004)
+    held = timing.holds(lambda c: c.ratios["slow"] < 1, Comparison(timings={"fast": fast, "slow": slow}, baseline="fast"))
+    assert "ratios {fast: 1, slow: 4}" in str(held)
+    assert "{t: 1 ms}" in str(timing.holds(lambda t: False, {"t": fast}))
