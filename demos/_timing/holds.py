@@ -15,6 +15,7 @@ as a bare ``AssertionError``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -78,11 +79,22 @@ class Held(Displayable):
 
 
 def fastest(measurements: list) -> Any:
-    """Each time's shortest over ``measurements`` (numbers, or dicts of numbers with the same keys): what
-    the quiet machine would have measured, since other work can only make a time longer."""
+    """Each time at its shortest over ``measurements``: what a quiet machine would have measured, since
+    other work can only make a time longer. Numbers give their minimum; a :class:`Timing` the one with
+    the shortest median; a comparison (anything with a ``timings`` dict) the same comparison with each
+    entry's fastest timing; dicts and tuples, each item's fastest; anything else, the first measurement's."""
+    first = measurements[0]
     if all(isinstance(m, dict) for m in measurements):
-        return {k: min(m[k] for m in measurements) for k in measurements[0]}
-    return min(measurements)
+        return {k: fastest([m[k] for m in measurements]) for k in first}
+    if all(isinstance(m, tuple) and len(m) == len(first) for m in measurements):
+        return tuple(fastest(list(items)) for items in zip(*measurements))
+    if all(hasattr(m, "median_s") for m in measurements):
+        return min(measurements, key=lambda timing: timing.median_s)
+    if dataclasses.is_dataclass(first) and all(isinstance(getattr(m, "timings", None), dict) for m in measurements):
+        return dataclasses.replace(first, timings=fastest([m.timings for m in measurements]))
+    if all(isinstance(m, (int, float)) and not isinstance(m, bool) for m in measurements):
+        return min(measurements)
+    return first
 
 
 def holds(test: Callable[[Any], bool], first: Any, again: Callable[[], Any] | None = None, *,
@@ -90,9 +102,9 @@ def holds(test: Callable[[Any], bool], first: Any, again: Callable[[], Any] | No
     """Whether ``test`` holds of the slide's measurement ``first`` or, failing that, of one of up to
     ``tries - 1`` new measurements by ``again()``; a :class:`Held` saying which, or what each found and
     how busy the machine was. Without ``again`` only ``first`` is judged. ``times``: the measurements
-    are times (numbers, or dicts of them), so each new one is also judged with every time at its
-    shortest so far (:func:`fastest`): a stall that lengthened one time in one measurement and
-    another in the next then spoils neither."""
+    are times (numbers, timings, comparisons, or dicts and tuples of them), so each new one is also
+    judged with every time at its shortest so far (:func:`fastest`): a stall that lengthened one
+    time in one measurement and another in the next then spoils neither."""
     held = Held(claim, [first], [now()])
     if test(first):
         held.held_at = 0

@@ -74,3 +74,14 @@ def test_timings_and_comparisons_are_said_by_what_a_claim_reads_of_them(make_tim
     held = timing.holds(lambda c: c.ratios["slow"] < 1, Comparison(timings={"fast": fast, "slow": slow}, baseline="fast"))
     assert "ratios {fast: 1, slow: 4}" in str(held)
     assert "{t: 1 ms}" in str(timing.holds(lambda t: False, {"t": fast}))
+
+
+def test_the_fastest_of_comparisons_takes_each_entry_at_its_shortest(make_timing):
+    from demos.timing import Comparison
+
+    one = Comparison(timings={"a": make_timing("a", 0.009), "b": make_timing("b", 0.003)}, baseline="a")
+    two = Comparison(timings={"a": make_timing("a", 0.001), "b": make_timing("b", 0.006)}, baseline="a")
+    best = timing.fastest([one, two])
+    assert best.ratios == {"a": 1.0, "b": 3.0} and best.baseline == "a"
+    assert timing.fastest([(one["a"], 7), (one["b"], 7)])[0].median_s == 0.003
+    assert timing.holds(lambda c: c.ratios["b"] > 2, one, again=lambda: two, times=True, tries=2)
