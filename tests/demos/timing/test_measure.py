@@ -97,19 +97,31 @@ def test_eager_first_call_cost_is_excluded_by_warmup():
 
 
 def test_known_duration_is_measured_within_ten_percent():
-    """10 ms of time.sleep measures as 10 ms ± 10 %.
+    """10 ms of time.sleep measures as what a plain stopwatch around the same call measures, ± 10 %.
 
-    An overloaded shared box can wake a sleeping thread late; that is the machine, not the
-    harness, so the measurement gets up to three tries. It is never shorter than the sleep.
+    A busy machine wakes a sleeping thread late, for the stopwatch as for bench: that is the machine,
+    not the harness, so bench is held to a stopwatch timed beside it (on a quiet machine, 10 ms),
+    with up to three tries. It is never shorter than the sleep.
     """
+    def stopwatch() -> float:   # the median of seven plain timings of one call
+        times = []
+        for _ in range(7):
+            t0 = time.perf_counter()
+            time.sleep(0.010)
+            times.append(time.perf_counter() - t0)
+        return sorted(times)[3]
+
     results = []
     for _ in range(3):
+        before = stopwatch()
         t = bench(lambda: time.sleep(0.010), budget_s=0.3)
-        results.append(t)
-        if abs(t.median_s - 0.010) < 0.001:
+        reference = min(before, stopwatch())
+        results.append((t, reference))
+        if abs(t.median_s - reference) < 0.1 * reference:
             break
-    assert abs(results[-1].median_s - 0.010) < 0.001, results
-    assert all(r.min_s > 0.0099 for r in results)
+    t, reference = results[-1]
+    assert abs(t.median_s - reference) < 0.1 * reference, [(str(t), f"stopwatch {reference * 1e3:.2f} ms") for t, reference in results]
+    assert all(r.min_s > 0.0099 for r, _ in results)
 
 
 def test_sleep_inside_jit_is_measured_to_completion():
