@@ -27,7 +27,7 @@ from pathlib import Path  # noqa: E402
 
 from jaxdeck.errors import DeckError, os_error  # noqa: E402
 from jaxdeck.limits import check_open_files  # noqa: E402
-from jaxdeck.stopping import STOP_S, Stopped, leave, say, stop_on_signals  # noqa: E402
+from jaxdeck.stopping import STOP_S, Stopped, leave, leave_on_signals, say, stop_on_signals  # noqa: E402
 
 #: command -> (module with add_arguments/run, one-line help)
 COMMANDS = {
@@ -71,6 +71,10 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line; called without ``argv`` it is the process's own (``python -m jaxdeck``, the
+    ``jaxdeck`` script), whose end it owns too: a stop signal after the work, while the interpreter shuts
+    down, still ends it as a stop."""
+    whole_process = argv is None
     argv = sys.argv[1:] if argv is None else argv
     name = next((a for a in argv if not a.startswith("-")), "")
     args = parser(name if name in COMMANDS else "").parse_args(argv)
@@ -78,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         check_open_files()  # a kernel or Chromium would die of it later, saying less
         if args.command in OWN_SIGNALS:
             return int(args.run(args) or 0)
+        if whole_process:
+            leave_on_signals()  # what stop_on_signals puts back when the work is done
         with stop_on_signals(ORDERLY_S if args.command in ORDERLY else STOP_S) as received:
             try:
                 return int(args.run(args) or 0)

@@ -25,6 +25,7 @@ children, a kernel that closes, the live Jupyter server and its kernels.
 from __future__ import annotations
 
 import _thread
+import atexit
 import contextlib
 import faulthandler
 import logging
@@ -256,6 +257,21 @@ def _interrupt_soon(signum: int, main: int) -> None:
     main thread that sleeps or waits (``_thread.interrupt_main`` only marks it as pending)."""
     time.sleep(0.01)
     signal.pthread_kill(main, signum)
+
+
+def leave_on_signals() -> None:
+    """To the process's end, a stop signal ends it as :func:`leave` does (its line said, its children
+    ended, the signal's exit code), and once the interpreter's last exit handler has run it is held back.
+
+    Set before :func:`stop_on_signals`, these are the handlers that it puts back, so a signal that lands
+    after the work, while threads are joined and exit handlers run, still reads as a stop. The last part
+    of the shutdown (the garbage collector's) runs no Python handler: there a signal would kill the
+    process, whose work is done and saved, as if it had failed; held back, it leaves the command's own
+    exit code.
+    """
+    for signum in SIGNALS:
+        signal.signal(signum, lambda signum, frame: leave(Stopped(signum)))
+    atexit.register(signal.pthread_sigmask, signal.SIG_BLOCK, SIGNALS)  # the first registered runs last
 
 
 @contextlib.contextmanager

@@ -48,7 +48,8 @@ FIRST = {"chromium": lambda line: "chrom" in line.lower() and "run-driver" not i
 
 def stop_once_chromium_runs(folder, args: list[str], after: str, delay: float):
     """Start `python -m jaxdeck ARGS`, SIGTERM it ``delay`` s after a Chromium process (``after``: a key of
-    :data:`FIRST`) appears under it; returns (seconds it took to exit, its exit status, its stderr, its mark)."""
+    :data:`FIRST`) appears under it; returns (seconds it took to exit, its exit status, its stdout and stderr, its
+    mark)."""
     mark = uuid.uuid4().hex
     env = dict(os.environ, PYTHONPATH=str(ROOT), IPYTHONDIR=str(folder / ".ipython"), **{RUN_MARK: mark})
     command = subprocess.Popen([sys.executable, "-m", "jaxdeck", *args], cwd=folder, env=env,
@@ -65,10 +66,10 @@ def stop_once_chromium_runs(folder, args: list[str], after: str, delay: float):
         command.send_signal(signal.SIGTERM)
         sent = time.monotonic()
         try:
-            _, err = command.communicate(timeout=STOP_S + SLACK_S)
+            out, err = command.communicate(timeout=STOP_S + SLACK_S)
         except subprocess.TimeoutExpired:
             pytest.fail(f"still running {STOP_S + SLACK_S} s after SIGTERM (sent {delay} s after a {after} appeared)")
-        return time.monotonic() - sent, command.returncode, err, mark
+        return time.monotonic() - sent, command.returncode, (out, err), mark
     finally:
         if command.poll() is None:
             end_started_by(mark)
@@ -79,9 +80,12 @@ def stop_once_chromium_runs(folder, args: list[str], after: str, delay: float):
 @pytest.mark.parametrize("after, delay", [("chromium", 0.0), ("chromium", 0.3), ("renderer", 0.0), ("renderer", 0.05),
                                           ("renderer", 0.1), ("renderer", 0.2), ("renderer", 0.4), ("renderer", 0.8)])
 def test_a_stop_while_chromium_starts_or_prints_ends_the_build_at_once(project, after, delay):
-    took, status, err, mark = stop_once_chromium_runs(project, ["build", "--pdf", "--force", "talk.md"], after, delay)
-    assert status == 128 + signal.SIGTERM, err
-    assert err.strip().splitlines() == ["stopped by SIGTERM"], err
+    took, status, (out, err), mark = stop_once_chromium_runs(project, ["build", "--pdf", "--force", "talk.md"], after, delay)
+    if status == 0:  # the signal came after the work, in the interpreter's last moments: the build is whole
+        assert out.splitlines()[-1:] == ["talk.md: HTML + PDF"] and err == "", (out, err)
+    else:
+        assert status == 128 + signal.SIGTERM, err
+        assert err.strip().splitlines() == ["stopped by SIGTERM"], err
     assert took <= STOP_S + SLACK_S
     assert [command_line(p) for p in started_by(mark)] == []
     assert not list((project / "build").rglob("*.tmp"))  # nothing half-written
@@ -90,7 +94,7 @@ def test_a_stop_while_chromium_starts_or_prints_ends_the_build_at_once(project, 
 @pytest.mark.alone
 @pytest.mark.parametrize("after, delay", [("chromium", 0.0), ("renderer", 0.0), ("renderer", 0.2), ("renderer", 0.5)])
 def test_a_stop_while_check_drives_chromium_ends_it_at_once(project, after, delay):
-    took, status, err, mark = stop_once_chromium_runs(project, ["check", "talk.md"], after, delay)
+    took, status, (_, err), mark = stop_once_chromium_runs(project, ["check", "talk.md"], after, delay)
     assert status == 128 + signal.SIGTERM, err
     assert err.strip().splitlines() == ["stopped by SIGTERM"], err
     assert took <= STOP_S + SLACK_S

@@ -157,3 +157,30 @@ def test_a_stop_signal_ends_decks_built_side_by_side_and_all_their_kernels(tmp_p
     wait_for(lambda: not still_running(children), 5, "the children to be reaped")
     notebooks = project / "build" / "notebooks"
     assert not notebooks.is_dir() or not any(notebooks.glob("*.ipynb"))  # neither deck half-written
+
+
+#: jaxdeck as its own process (``main()`` with no arguments), with a stop signal that lands once the work is
+#: done, while the interpreter shuts down (joining a thread that sends it)
+AFTER_THE_WORK = """
+import os, signal, sys, threading
+import jaxdeck.cli as cli
+returned = threading.Event()
+def send():
+    returned.wait()
+    os.kill(os.getpid(), signal.SIGTERM)
+threading.Thread(target=send).start()
+sys.argv = ["jaxdeck", *sys.argv[1:]]
+code = cli.main()
+returned.set()
+sys.exit(code)
+"""
+
+
+def test_a_stop_signal_after_the_work_while_the_process_shuts_down_still_ends_it_as_a_stop(tmp_path):
+    """The handlers that ``stop_on_signals`` puts back are the command's own, not the default: a SIGTERM that
+    lands as the interpreter shuts down exits with 143 and says so, not as a process killed by the signal."""
+    done = subprocess.run([sys.executable, "-c", AFTER_THE_WORK, "new", "talk"], cwd=tmp_path,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=60)
+    assert (tmp_path / "slides" / "talk.md").is_file()  # the work was done
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert done.stderr.strip().splitlines() == ["stopped by SIGTERM"], done.stderr
