@@ -9,12 +9,15 @@ drawings (inline SVG shapes and text, their styles) and loses what runs or reach
 (scripts with their text, style sheets, frames, forms, event handlers, ``javascript:`` links);
 JavaScript, widget views, Markdown (its text instead, as JupyterLab shows an untrusted one) and
 other rich types go; text, LaTeX and pictures stay (an SVG file shows as a picture, where its
-scripts never run).
+scripts never run). An output's metadata keeps only what the templates draw a picture by, each of
+its own type (:func:`clean_metadata`): the lab template writes a width into an attribute, and a
+width that is text could carry an event handler in with it.
 """
 
 from __future__ import annotations
 
 import copy
+import math
 import threading
 
 import nbformat
@@ -65,6 +68,34 @@ STYLES = ALLOWED_CSS_PROPERTIES | ALLOWED_SVG_PROPERTIES | {
     "border-style", "border-radius", "overflow-x", "overflow-y", "overflow-wrap", "word-break", "text-overflow",
     "text-decoration-color", "text-transform", "opacity", "flex", "flex-wrap", "flex-direction", "gap",
     "align-items", "justify-content", "font-variant-numeric", "list-style-type"}
+
+
+#: output metadata kept, each with the test its value must pass, at the top level or under a kept output type
+#: (``{"image/png": {"width": 300}}``); nothing else (``filenames`` would name a picture anywhere)
+METADATA = {
+    "width": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0,
+    "height": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0,
+    "needs_background": lambda v: v in ("light", "dark"),
+    "isolated": lambda v: isinstance(v, bool),
+    "unconfined": lambda v: isinstance(v, bool),
+}
+
+
+def _known(metadata) -> dict:
+    return {key: value for key, value in metadata.items() if key in METADATA and METADATA[key](value)}
+
+
+def clean_metadata(metadata, shown) -> dict:
+    """An output's ``metadata`` with only the keys of :data:`METADATA` whose values are of their type, at the
+    top level or under one of the output types ``shown`` (those the output keeps)."""
+    if not isinstance(metadata, dict):
+        return {}
+    kept = _known(metadata)
+    for mime in shown:
+        inner = metadata.get(mime)
+        if isinstance(inner, dict) and _known(inner):
+            kept[mime] = _known(inner)
+    return kept
 
 
 def _allowed(tag: str, name: str, value: str) -> bool:
@@ -118,6 +149,9 @@ class UntrustedOutputs(SanitizeHTML):
     def preprocess_cell(self, cell, resources, cell_index):
         if cell.cell_type == "code":
             cell.outputs = self.sanitize_code_outputs(cell.get("outputs", []))
+            for output in cell.outputs:
+                if "metadata" in output:
+                    output["metadata"] = nbformat.from_dict(clean_metadata(output["metadata"], output.get("data", {})))
         return cell, resources
 
     def sanitize_html_tags(self, html_str):

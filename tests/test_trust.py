@@ -78,3 +78,25 @@ def test_outputs_from_elsewhere_keep_what_they_draw_and_say_and_lose_what_runs()
     assert dict(shown.cells[1].outputs[1]["data"]) == {"text/plain": "js"}
     assert shown.cells[0].source == nb.cells[0].source  # the deck's Markdown is its author's
     assert nb.cells[1].outputs[0]["data"]["text/html"] == chart + attack  # a copy: the notebook given is kept
+
+
+def test_an_output_s_metadata_from_elsewhere_keeps_only_a_picture_s_size_and_background():
+    """The lab template writes a picture's width bare into its <img>: an unsigned notebook's output
+    metadata keeps only known keys with values of their own type, top level or under a kept output type."""
+    from jaxdeck.untrusted import sanitised
+
+    metadata = {"width": "1 onerror=alert(1)", "height": 200, "needs_background": "dark", "isolated": True,
+                "filenames": {"image/png": "file:///etc/hostname"}, "unconfined": "yes", "other": 1,
+                "image/png": {"width": 320, "height": "2 onload=x", "needs_background": "<b>", "isolated": "no",
+                              "filenames": "x"},
+                "image/jpeg": {"width": 10}, "text/html": {"isolated": True}, "application/javascript": {"width": 5}}
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("show()", outputs=[
+        nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo=", "text/html": "<b>x</b>",
+                                                     "application/javascript": "x()"}, metadata=metadata),
+        nbformat.v4.new_output("execute_result", data={"text/plain": "1"}, metadata={"width": [1]},
+                               execution_count=1)])])
+    shown = sanitised(nb).cells[0].outputs
+    assert shown[0]["metadata"] == {"height": 200, "needs_background": "dark", "isolated": True,
+                                    "image/png": {"width": 320}, "text/html": {"isolated": True}}
+    assert shown[1]["metadata"] == {}
+    assert nb.cells[0].outputs[0]["metadata"] == metadata  # a copy: the notebook given is kept
