@@ -65,6 +65,12 @@ def _name(err: OSError, path: Path, tmp: str | None) -> None:
         err.filename, err.filename2 = str(path), None
 
 
+def replacing(path: str | Path, mode: int = 0o644):
+    """A binary file to write that replaces ``path``, given ``mode``, when the block ends (or never, if it
+    fails): for a writer that streams, or keeps a file's own mode (a deck saved live)."""
+    return _replacing(Path(path), mode)
+
+
 def write_bytes(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically."""
     path = Path(path)
