@@ -14,7 +14,8 @@ the build record the kept notebook (``frozen_from``), its machine (``frozen_prov
 code cells were kept (``frozen_cells``) and this build's machine when it made any (``own_provenance``);
 ``provenance``, the one the title slide names, is the kept machine's while any output is kept.
 Kept outputs are sanitised unless this user's builds signed the kept notebook (:mod:`jaxdeck.untrusted`);
-this build's are its own.
+this build's are its own. A kept notebook of the wrong shape is one line naming its field
+(:mod:`jaxdeck.execute.shape`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import nbformat
 from jaxdeck import trust
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.execute.cache import cell_identity, code_cells, entry_of, graft, graft_cell
+from jaxdeck.execute.shape import read_executed
 from jaxdeck.machines import Split, split_of
 from jaxdeck.records import KEPT, OWN, BuildRecord, update_build, update_cell_info
 
@@ -40,11 +42,7 @@ def kept_notebook(frozen: str | Path, deck: str | Path) -> tuple[Path, nbformat.
     if not path.is_file():
         raise DeckError(path, None, "no executed notebook to take frozen outputs from",
                         "give build/notebooks/NAME.ipynb from the machine that executed the deck")
-    try:
-        source = nbformat.read(path, as_version=4)
-    except Exception as err:
-        raise DeckError(path, None, f"not a readable notebook ({type(err).__name__})",
-                        "give an executed notebook written by `jaxdeck build`") from None
+    source = read_executed(path)  # or one line naming the field of the wrong shape
     theirs = code_cells(source)
     if theirs and all(c.get("execution_count") is None and not c.get("outputs") for c in theirs):
         raise DeckError(path, None, "the frozen notebook was never executed",
