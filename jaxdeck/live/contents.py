@@ -14,7 +14,9 @@ The derived metadata is dropped by the filters the notebook carries, the split c
 the blank lines between them (``lines_to_next_cell``), and the header keeps what it holds
 (the kernel the live talk runs and jupytext's version line are the file's, not the
 session's), so the deck on disk changes only where a cell was edited. Outputs are never
-written into the Markdown.
+written into the Markdown. :mod:`jaxdeck.live.saving` keeps the rest as the file has it (a
+save with no edit leaves it alone; its line endings, final newline and header lines) and
+writes every file as a new one renamed over the old, never truncated in place.
 
 The served cells are cut into the static deck's slides (:mod:`jaxdeck.live.pieces`: a MyST
 cell at its breaks, a deck without markers where its last HTML build's auto-fit cut it) and
@@ -32,6 +34,7 @@ This module runs inside the Jupyter server only; like all of jaxdeck it never im
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 
@@ -43,6 +46,7 @@ from traitlets import Unicode, default
 
 from jaxdeck.html.assets import DEFAULT_THEME, OWN_THEMES, THEMES, is_theme_file, own_sheets
 from jaxdeck import trust
+from jaxdeck.atomic import sweep
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.decks import NOT_DECKS, Outputs
 from jaxdeck.errors import DeckError
@@ -50,6 +54,7 @@ from jaxdeck.html.layout import byline, deck_marks, provenance_line, static_outp
 from jaxdeck.html.fit_record import read_blocks, read_cuts
 from jaxdeck.live import stash
 from jaxdeck.live.pieces import cut_view, join_view
+from jaxdeck.live.saving import as_written, replacing_file
 from jaxdeck.live.myst_view import restore_myst, restore_tags, show_myst, show_tags
 from jaxdeck.live.spellings_view import page_url, restore_spellings, server_url, show_spellings
 from jaxdeck.read.source import write_back
@@ -304,7 +309,22 @@ class DeckContentsManager(TextFileContentsManager):
             join_view(model["content"])
             restore_kernel_metadata(model["content"])
             drop_live_view(model["content"])
-            # written as jupytext's contents manager writes a text notebook, in the deck's own format
-            text = write_back(nbformat.from_dict(model["content"]), Path(self._get_os_path(path.strip("/"))))
-            model = {**model, "type": "file", "format": "text", "content": text}
+            # written as jupytext's contents manager writes a text notebook, in the deck's own format,
+            # and then in the deck's own spelling, or not at all when nothing was edited
+            os_path = Path(self._get_os_path(path.strip("/")))
+            if os_path.parent.resolve() != Path(self.root_dir).resolve():  # slides/, not the whole repository
+                sweep(os_path.parent)  # what a save cut short left: a new deck never renamed into place
+            written = as_written(write_back(nbformat.from_dict(model["content"]), os_path), os_path)
+            if written is None:
+                self.log.info("jaxdeck: %s: saved unchanged, the file left as it is", path)
+                return self.get(path, content=False)
+            model = {**model, "type": "file", "format": "text", "content": written.decode("utf-8")}
         return super().save(model, path)
+
+    @contextmanager
+    def atomic_writing(self, os_path, *args, **kwargs):
+        """Every write a new file renamed over the old one (:func:`jaxdeck.live.saving.replacing_file`),
+        never Jupyter's copy aside and rewrite in place, which a crash leaves truncated."""
+        kwargs.pop("log", None)
+        with self.perm_to_403(os_path), replacing_file(os_path, *args, **kwargs) as handle:
+            yield handle

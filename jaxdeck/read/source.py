@@ -23,7 +23,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 
 from jaxdeck.decks import BUILD
-from jaxdeck.errors import DeckError
+from jaxdeck.errors import DeckError, display_path
 from jaxdeck.markers import CLASSES, TAGS
 from jaxdeck.options import CHOICES, KEPT_KEYS, READ_KEYS, TYPES, DeckOptions
 from jaxdeck.places import is_theme_file, known_themes
@@ -56,6 +56,12 @@ def read_text(path: Path) -> str:
         raise DeckError(path, line, f"not UTF-8 text (byte 0x{err.object[err.start]:02x})",
                         "save the file as UTF-8") from None
     if not text.strip():
+        # Jupyter's copy of a file it saves in place, gone once the save is done (it keeps the old times)
+        backup = path.with_name(f".~{path.name}")
+        if backup.is_file() and backup.stat().st_size > 0:
+            raise DeckError(path, 1, f"the deck is empty; its last good copy is {display_path(backup)}, "
+                            "left by a save in Jupyter that was cut short",
+                            f"copy it back: cp {display_path(backup)} {display_path(path)}")
         raise DeckError(path, 1, "the deck is empty",
                         "start it with a title slide, e.g. '# My talk' (see slides/README.md)")
     return text
