@@ -78,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     name = next((a for a in argv if not a.startswith("-")), "")
     args = parser(name if name in COMMANDS else "").parse_args(argv)
+    if whole_process:
+        from jaxdeck.orphans import watch
+
+        watch()  # what it starts ends with it, even killed with SIGKILL; dead commands' folders are swept
     try:
         check_open_files()  # a kernel or Chromium would die of it later, saying less
         if args.command in OWN_SIGNALS:

@@ -16,7 +16,8 @@ browser killed under it, may wait for ever) is cut short: everything left is kil
 said and the process exits with the signal's code (:func:`say` says it once, whoever comes first).
 
 The kernel runs in a session of its own (jupyter_client starts it so), so Ctrl-C in the
-terminal does not reach it by itself; nor would a SIGTERM to the build alone.
+terminal does not reach it by itself; nor would a SIGTERM to the build alone. A SIGKILL runs
+none of this: :mod:`jaxdeck.orphans` (a watchdog) ends what a command killed so leaves.
 
 :func:`end_tree` is the one way a process is ended with everything it started: these
 children, a kernel that closes, the live Jupyter server and its kernels.
@@ -190,7 +191,10 @@ def end_children(grace: float | None = GRACE_S, spare=None, at_once=None) -> int
     ``spare(process)`` true keeps one (and not its descendants) alive, ``at_once(process)`` true
     kills one without a SIGTERM first (see :func:`end_tree`).
     """
-    return len(end_tree(os.getpid(), itself=False, grace=grace, wait=grace or 0.2, spare=spare, at_once=at_once))
+    from jaxdeck.orphans import let_be  # the watchdog ends what is left after this process; the user's browser stays
+
+    kept = let_be if spare is None else (lambda process: let_be(process) or spare(process))
+    return len(end_tree(os.getpid(), itself=False, grace=grace, wait=grace or 0.2, spare=kept, at_once=at_once))
 
 
 _said = threading.Lock()

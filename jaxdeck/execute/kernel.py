@@ -25,7 +25,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -36,6 +35,7 @@ from jaxdeck.errors import DeckError
 from jaxdeck.execute import where
 from jaxdeck.execute.measure import OthersMeter, kernel_peak_rss, record_run, recorded_duration
 from jaxdeck.options import DeckOptions
+from jaxdeck.orphans import private_folder
 from jaxdeck.stopping import MARKER, end_tree, marked, result
 from jaxdeck.records import cell_info, update_cell_info
 
@@ -230,7 +230,7 @@ class Kernel:
         self.km = self.client = None
         self._closed = self.allow_errors = False
         import_kernel_libraries()  # here, not in the kernel's thread: see import_kernel_libraries
-        self._folder = tempfile.mkdtemp(prefix="jaxdeck-kernel-")
+        self._folder = private_folder("jaxdeck-kernel-")  # swept by a later start if this process is killed
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="jaxdeck-kernel", daemon=True)
         self._thread.start()

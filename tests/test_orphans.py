@@ -1,0 +1,217 @@
+"""`kill -9` of a command ends everything it started (a kernel, Chromium, the Jupyter server, what a cell started
+in a session of its own or with an empty environment), and a start sweeps the private folders of dead commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+from jaxdeck.orphans import OWNER, write_owner
+from support import (ROOT, RUN_MARK, built_repo, command_line, end_started_by, is_kernel, kernels_under, started_by,
+                     without_browser)
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+#: a cell that starts a `setsid` child, an `env -i` child and a double-forked daemon (handed to whoever reaps
+#: orphans), writes their pids to the file JAXDECK_TEST_STARTED names, then runs far past the test
+ESCAPES = """# Talk
+
+```python timeout=120
+import json, os, subprocess, time
+daemon = os.environ["JAXDECK_TEST_STARTED"] + ".daemon"
+children = [subprocess.Popen(["setsid", "sleep", "1000"]), subprocess.Popen(["env", "-i", "sleep", "1000"]),
+            subprocess.Popen(["setsid", "sh", "-c", "sleep 1000 & echo $! > " + daemon + ".tmp; mv " + daemon + ".tmp " + daemon])]
+while not os.path.exists(daemon):
+    time.sleep(0.05)
+pids = [child.pid for child in children[:2]] + [int(open(daemon).read())]
+with open(os.environ["JAXDECK_TEST_STARTED"] + ".tmp", "w") as out:
+    json.dump(pids, out)
+os.rename(os.environ["JAXDECK_TEST_STARTED"] + ".tmp", os.environ["JAXDECK_TEST_STARTED"])
+time.sleep(100)
+```
+"""
+
+
+def wait_for(predicate, seconds: float, what: str):
+    """A hang guard for the test itself (not a performance budget)."""
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.05)
+
+
+def running(processes: list) -> list:
+    """Those of ``processes`` (psutil, so a reused pid is not taken for them) that still run, zombies aside."""
+    left = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                left.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return left
+
+
+def tree(pid: int) -> list:
+    return [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+
+
+def start(args: list[str], cwd: Path, env: dict | None = None, **popen) -> tuple[subprocess.Popen, str]:
+    mark = uuid.uuid4().hex
+    full = {**(env or os.environ), "PYTHONPATH": str(ROOT), RUN_MARK: mark}
+    return subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", *args], cwd=cwd, env=full, **popen), mark
+
+
+def kill_9_leaves_nothing(command: subprocess.Popen, mark: str, started: list) -> None:
+    """SIGKILL ``command``; every process in ``started`` (taken before, by pid: a process started with
+    ``env -i`` carries no mark) must be gone within moments."""
+    try:
+        os.kill(command.pid, signal.SIGKILL)
+        command.wait(30)
+        deadline = time.monotonic() + 15  # a hang guard: a killed command's processes go within a second
+        while running(started) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [command_line(p) or str(p.pid) for p in running(started)]
+        assert left == [], left
+    finally:
+        for process in running(started):
+            process.kill()
+        end_started_by(mark)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("verb", ["build", "pdf"])
+def test_a_killed_build_or_pdf_leaves_no_kernel_browser_or_daemon_of_a_cell(tmp_path, verb):
+    (tmp_path / "talk.md").write_text(ESCAPES)
+    started = tmp_path / "started"
+    env = dict(os.environ, JAXDECK_TEST_STARTED=str(started), IPYTHONDIR=str(tmp_path / ".ipython"))
+    command, mark = start([verb, "talk.md"], tmp_path, env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: started.exists() or command.poll() is not None, 120, "the cell's children")
+        assert command.poll() is None
+        if verb == "pdf":  # Chromium starts while the kernel runs
+            wait_for(lambda: any("chrom" in command_line(p).lower() for p in tree(command.pid)), 60, "Chromium")
+        processes = tree(command.pid)[1:] + [psutil.Process(pid) for pid in json.loads(started.read_text())]
+    except BaseException:
+        command.kill()
+        end_started_by(mark)
+        raise
+    assert any(is_kernel(p) for p in processes)
+    kill_9_leaves_nothing(command, mark, processes)
+
+
+@pytest.mark.heavy
+def test_a_killed_present_leaves_no_server_or_kernel_and_no_private_folder(tmp_path):
+    shutil.copy(ROOT / "jupytext.toml", tmp_path / "jupytext.toml")
+    (tmp_path / "slides").mkdir()
+    shutil.copy(FIXTURES / "present_demo.md", tmp_path / "slides" / "present_demo.md")
+    command, mark = start(["present", "slides/present_demo.md", "--port", "0", "--no-browser"], tmp_path,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        for line in command.stdout:
+            lines.append(line)
+            found = re.search(r"slideshow:\s+(http://127\.0\.0\.1:\d+)/rise/\S+\?token=(\S+)", line)
+            if found:
+                break
+        assert found, "".join(lines)
+        base, token = found.groups()
+        request = urllib.request.Request(f"{base}/api/kernels", method="POST", data=b"{}", headers={
+            "Authorization": f"token {token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            assert response.status == 201
+        server = next(p for p in tree(command.pid) if "jaxdeck.live.jupyter" in command_line(p))
+        home = Path(server.environ()["JAXDECK_RUN"])
+        wait_for(lambda: kernels_under(server.pid), 60, "the kernel")
+        processes = tree(command.pid)[1:]
+    except BaseException:
+        command.kill()
+        end_started_by(mark)
+        raise
+    kill_9_leaves_nothing(command, mark, processes)
+    wait_for(lambda: not home.exists(), 10, "the server's private folder to go")
+
+
+@pytest.mark.heavy
+def test_a_killed_rehearsal_leaves_no_server_or_kernel(tmp_path):
+    repo = built_repo(tmp_path, FIXTURES / "rehearsed_on_kernel.md", {"live.txt": ""})
+    (repo / "slides" / "live.txt").write_text("hang")  # live, its last cell runs until interrupted
+    env = without_browser(tmp_path / "env")
+    command, mark = start(["rehearse", "--no-browser", "slides/talk.md"], repo, env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        for line in command.stdout:  # the server and the kernel are up, and the last cell runs until interrupted
+            lines.append(line)
+            if line.startswith("slide 8/8"):
+                break
+        assert command.poll() is None, "".join(lines)
+        processes = tree(command.pid)[1:]
+        assert any(is_kernel(p) for p in processes), [command_line(p) for p in processes]
+    except BaseException:
+        command.kill()
+        end_started_by(mark)
+        raise
+    kill_9_leaves_nothing(command, mark, processes)
+
+
+# ------------------------------------------------------------------ the sweep
+
+
+def a_dead_pid() -> int:
+    """The pid of a process that has ended and been reaped."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    return gone.pid
+
+
+def test_a_start_sweeps_the_folders_of_dead_commands_only(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    holder = subprocess.Popen(["sleep", "1000"])  # a live owner
+    try:
+        dead = tmp / "jaxdeck-kernel-dead"
+        live = tmp / "jaxdeck-chromium-live"
+        theirs = tmp / "jaxdeck-jupyter-theirs"
+        unrecorded = tmp / "jaxdeck-kernel-unrecorded"
+        for folder in (dead, live, theirs, unrecorded):
+            folder.mkdir()
+            (folder / "file").write_text("x")
+        owner = a_dead_pid()
+        write_owner(dead, os.getpid())
+        write_owner(live, holder.pid)
+        write_owner(theirs, os.getpid())
+        for folder in (dead, theirs):  # recorded as owned by a process that has ended
+            record = (folder / OWNER).read_text().split()
+            (folder / OWNER).write_text(" ".join([str(owner), "1", *record[2:]]) + "\n")
+        nobody = pwd.getpwnam("nobody")
+        for path in (theirs, theirs / "file", theirs / OWNER):
+            os.chown(path, nobody.pw_uid, nobody.pw_gid)
+        outside = tmp_path / "outside"  # a link to a folder of the dead owner: never followed
+        shutil.copytree(dead, outside)
+        (tmp / "jaxdeck-kernel-link").symlink_to(outside)
+
+        command, mark = start(["new", "talk"], tmp_path, dict(os.environ, TMPDIR=str(tmp)),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        command.wait(60)
+        wait_for(lambda: not dead.exists(), 10, "the dead command's folder to be swept")
+        assert started_by(mark, wait=10) == []  # the sweep is over
+        assert sorted(p.name for p in tmp.iterdir()) == ["jaxdeck-chromium-live", "jaxdeck-jupyter-theirs",
+                                                          "jaxdeck-kernel-link", "jaxdeck-kernel-unrecorded"]
+        assert (outside / "file").exists() and (theirs / "file").exists() and (live / "file").exists()
+    finally:
+        holder.kill()
+        holder.wait()
