@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import Iterator, Mapping
@@ -33,6 +32,7 @@ from typing import Iterator, Mapping
 from jaxdeck.errors import DeckError
 from jaxdeck.html.assets import THEMES
 from jaxdeck.limits import check_file_size
+from jaxdeck.orphans import private_folder
 from jaxdeck.stopping import end_tree, is_driver, marked
 
 #: where the fixed places (/usr/bin, /snap/bin, /Applications) lie; tests point it at a fake tree
@@ -185,7 +185,7 @@ def chromium() -> Iterator["object"]:
     check_file_size("PDFs and fitted slides")
     from playwright.sync_api import sync_playwright
 
-    profile = tempfile.mkdtemp(prefix="jaxdeck-chromium-")
+    profile = private_folder("jaxdeck-chromium-")  # swept by a later start if this process is killed
     try:
         with sync_playwright() as p:
             # its crash reports and desktop settings (XDG folders) go to the profile, removed below, not the home

@@ -16,6 +16,8 @@ from html import escape
 from pathlib import Path
 from string import Template
 
+from jaxdeck.orphans import let_go
+
 #: the page a browser is opened at, which sends it on to the URL with the token
 PAGE = Path(__file__).resolve().parent / "templates" / "open.html"
 
@@ -46,7 +48,7 @@ class Opener:
         helper = subprocess.Popen([sys.executable, "-c", "import sys, webbrowser; webbrowser.open(sys.argv[1])",
                                    self.page(url, what).resolve().as_uri()],
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  start_new_session=True)
+                                  start_new_session=True, env={**os.environ, **let_go()})  # the browser outlives us
         try:
             helper.wait(timeout=10)
         except subprocess.TimeoutExpired:  # a browser in the terminal, say: it runs on, and ends with the server

@@ -36,6 +36,7 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 from jaxdeck.atomic import create_private, write_private
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.live.identity import Identity
+from jaxdeck.orphans import let_go
 from jaxdeck.stopping import MARKER, end_tree, marked
 
 FOLDER = "present"
@@ -264,7 +265,7 @@ def detach(argv: list[str], out: Path, timeout: float = 120) -> dict:
             # the lock goes with the child (pass_fds): held as long as the detached present runs, even killed
             child = subprocess.Popen([sys.executable, "-m", "jaxdeck", "present", *argv], stdin=subprocess.DEVNULL,
                                      stdout=handle, stderr=subprocess.STDOUT, start_new_session=True,
-                                     pass_fds=(lock,))
+                                     pass_fds=(lock,), env={**os.environ, **let_go()})
         finally:
             os.close(handle)
         with contextlib.suppress(ProcessLookupError):

@@ -39,7 +39,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -53,6 +52,7 @@ from jaxdeck.atomic import create_private
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import npm_root
 from jaxdeck import trust
+from jaxdeck.orphans import private_folder
 from jaxdeck.stopping import MARKER, STOP, Stopped, end_tree, marked
 from jaxdeck.execute import kernel_env, own_folders, pools_env
 
@@ -332,7 +332,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         command.append("--allow-root")  # containers on GPU boxes often run as root
     home = log_file = server = None
     try:
-        home = Path(tempfile.mkdtemp(prefix="jaxdeck-jupyter-"))  # only the presenter may enter it
+        home = Path(private_folder("jaxdeck-jupyter-"))  # only the presenter may enter it
         log_path = Path(log_path) if log_path else home / "server.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)
         # the log prints the URL with its token: a new file, readable by the presenter alone from its
