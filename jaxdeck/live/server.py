@@ -63,6 +63,16 @@ LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
 EXTENSION = LABEXTENSIONS / "jaxdeck-live"
 
 
+#: every kernel the server starts (the slideshow's, a rehearsal's) listens on local sockets, as a
+#: build's does (:mod:`jaxdeck.execute.kernel`), not on TCP ports any user of the box could reach: each
+#: kernel's sockets are named after its connection file (jupyter_client's default for ``ipc``), which
+#: Jupyter writes to its runtime folder, ``runtime/`` in the server's private folder (0700)
+KERNEL_SOCKETS = ("--KernelManager.transport=ipc",) if sys.platform.startswith("linux") else ()
+#: the longest path a local socket may have (``sun_path``, less its closing NUL)
+SOCKET_PATH_MAX = 107
+#: what jupyter_client adds to the runtime folder for a kernel's socket: ``/kernel-UUID-ipc-N``
+SOCKET_NAME = len("/kernel-00000000-0000-0000-0000-000000000000-ipc-10")
+
 #: seconds Jupyter gets to shut down with its kernels before what is left is SIGKILLed
 #: (an idle kernel takes well under one; a killed kernel loses nothing a shutdown would keep)
 STOP_WAIT = 2.0
@@ -282,7 +292,7 @@ def server_env(home: Path, root: Path) -> dict[str, str]:
     env[MARKER] = str(home)  # inherited by every kernel and all it starts: Server.stop finds them by it
     env.update(own_folders(home))  # IPython's profile (no history) and matplotlib's cache: in home, not the user's
     for name in ("config", "data", "runtime"):
-        (home / name).mkdir(parents=True, exist_ok=True)
+        (home / name).mkdir(mode=0o700, parents=True, exist_ok=True)
     env["JUPYTER_CONFIG_DIR"] = str(home / "config")
     env["JUPYTER_DATA_DIR"] = str(home / "data")
     env["JUPYTER_RUNTIME_DIR"] = str(home / "runtime")
@@ -294,6 +304,14 @@ def server_env(home: Path, root: Path) -> dict[str, str]:
     # the kernel runs in the deck's folder: `import demos` must find the repository's package
     env["PYTHONPATH"] = os.pathsep.join([str(root)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
+
+
+def check_socket_room(runtime: Path) -> None:
+    """A DeckError when a kernel's local sockets in ``runtime`` would have paths longer than the system
+    allows (a long ``TMPDIR``): said before the server starts, not as a kernel that never answers."""
+    if KERNEL_SOCKETS and len(os.fsencode(runtime)) + SOCKET_NAME > SOCKET_PATH_MAX:
+        raise DeckError(None, None, f"the temporary folder {runtime.parent.parent} has too long a path for "
+                        "the live kernel's local sockets", "set TMPDIR to a short folder, e.g. TMPDIR=/tmp")
 
 
 def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, allow_remote: bool = False,
@@ -327,6 +345,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         f"--LabApp.extra_labextensions_path={LABEXTENSIONS}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        *KERNEL_SOCKETS,
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # containers on GPU boxes often run as root
@@ -339,6 +358,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         # first byte (an old one at that path, which someone may hold open, is replaced, not reused)
         log_file = os.fdopen(create_private(log_path), "w", encoding="utf-8")
         env = server_env(home, root)
+        check_socket_room(home / "runtime")
         command.append(f"--RiseApp.labextensions_path={rise_labextensions(home)}")
         # the token reaches the server in a file only the presenter can read, never on its command
         # line, which any user of a shared GPU box can list with `ps`

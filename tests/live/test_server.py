@@ -267,7 +267,7 @@ def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, sign
         base, _ = base_and_token(present["url"])
         port = int(base.rsplit(":", 1)[1])
         wrapper = psutil.Process(process.pid)
-        (jupyter,) = wrapper.children()
+        (jupyter,) = [p for p in wrapper.children() if "jaxdeck.live.jupyter" in command_line(p)]  # not the watchdog
         home = Path(jupyter.environ()["JUPYTER_CONFIG_DIR"]).parent  # Server.home
         assert home.name.startswith("jaxdeck-jupyter-") and home.is_dir()
 
@@ -353,3 +353,14 @@ def test_without_the_built_extension_present_stops_with_one_line_saying_to_run_m
         said = capsys.readouterr().err.strip().splitlines()
         assert len(said) == 1 and "the live slideshow's extension is not built" in said[0] and "run `make`" in said[0]
     assert not (tmp_path / "out").exists()  # nothing started in the background
+
+
+def test_a_temporary_folder_too_long_for_the_kernels_local_sockets_is_said_before_the_server_starts(tmp_path):
+    from jaxdeck.live.server import SOCKET_PATH_MAX, check_socket_room
+
+    check_socket_room(Path("/tmp/jaxdeck-jupyter-abcdefgh/runtime"))  # the usual place: room to spare
+    deep = Path("/tmp") / ("d" * (SOCKET_PATH_MAX - 40)) / "jaxdeck-jupyter-abcdefgh" / "runtime"
+    with pytest.raises(DeckError) as raised:
+        check_socket_room(deep)
+    assert "too long a path for the live kernel's local sockets" in str(raised.value)
+    assert "TMPDIR=/tmp" in str(raised.value) and len(str(raised.value).splitlines()) == 1

@@ -390,3 +390,53 @@ def test_present_opens_the_browser_at_a_private_page_and_the_token_is_on_no_comm
         process.send_signal(signal.SIGINT)
         process.wait(60)
     assert not page.exists()
+
+
+# ------------------------------------------------------------------ 7. the live kernel's sockets
+
+PROBE = Path(__file__).resolve().parent / "other_user_kernel_probe.py"
+#: what the kernel says of itself: its pid, and the port of ipykernel's pipe for the output of forked
+#: children (bound on 127.0.0.1 whatever the transport; it only receives, and drops what lacks a key)
+WHO_AM_I = "import os, sys; print(os.getpid(), getattr(getattr(sys.stdout, 'pub_thread', None), '_pipe_port', None))"
+
+
+def endpoints(info: dict) -> list[str]:
+    """The kernel's five sockets as zmq names them, from its connection file."""
+    ports = [info[f"{name}_port"] for name in ("shell", "iopub", "stdin", "control", "hb")]
+    if info["transport"] == "ipc":
+        return [f"ipc://{info['ip']}-{port}" for port in ports]
+    return [f"tcp://{info['ip']}:{port}" for port in ports]
+
+
+@pytest.mark.heavy
+def test_another_user_finds_no_port_of_a_live_kernel_and_cannot_reach_its_sockets(repo):
+    if os.geteuid() != 0 or not shutil.which("setpriv") or not Path(SYSTEM_PYTHON).is_file():
+        pytest.skip("needs root, setpriv and a system Python to probe as another user")
+    from jaxdeck.live.server import start_server
+    from jaxdeck.rehearse.kernel_channel import KernelChannel
+
+    with start_server(repo, port=0) as server:
+        channel = KernelChannel(server.base, server.token, "slides/present_demo.md")
+        try:
+            channel.start()  # the deck's session and its kernel, as the slideshow starts them
+            said = channel.execute(WHO_AM_I, 60)
+            assert said.status == "ok", said
+            pid, pipe = said.outputs[0]["text"].split()
+            kernel = psutil.Process(int(pid))
+            listening = [c.laddr for c in kernel.net_connections("inet") if c.status == psutil.CONN_LISTEN]
+            assert [a for a in listening if str(a.port) != pipe] == [], f"the kernel listens on TCP: {listening}"
+            info = json.loads((server.home / "runtime" / f"kernel-{channel.kernel_id}.json").read_text())
+            assert info["transport"] == "ipc" and Path(info["ip"]).is_relative_to(server.home)
+            assert server.home.stat().st_mode & 0o777 == 0o700
+            connection_file = server.home / "runtime" / f"kernel-{channel.kernel_id}.json"
+            probe = subprocess.run(["setpriv", "--reuid", OTHER_USER, "--regid", "nogroup", "--clear-groups",
+                                    SYSTEM_PYTHON, str(PROBE), str(connection_file), *endpoints(info)],
+                                   capture_output=True, text=True, timeout=60)
+            assert probe.returncode == 0, probe.stderr
+            found = json.loads(probe.stdout)
+            assert found["read"] == "PermissionError", found
+            assert set(found["endpoints"].values()) == {"PermissionError"}, found
+            # and the presenter's own client reaches the kernel through those sockets still
+            assert channel.execute("print(6 * 7)", 60).outputs[0]["text"] == "42\n"
+        finally:
+            channel.close()

@@ -20,7 +20,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import ROOT, WITHOUT_BROWSER_MODULES, built_repo, left_behind, left_behind_after, run_cli, without_browser
+from jaxdeck.stopping import MARKER
+from support import (ROOT, WITHOUT_BROWSER_MODULES, built_repo, is_kernel, left_behind, left_behind_after, run_cli,
+                     without_browser)
 
 FIXTURE = ROOT / "tests" / "fixtures" / "rehearsed_on_kernel.md"
 TITLES = ["A talk rehearsed on its kernel", "Setup", "A claim", "A wait", "A table", "An error", "A listing", "A hang"]
@@ -156,6 +158,34 @@ def test_sigterm_mid_rehearsal_leaves_no_server_or_kernel(repo, no_browser):
             process.kill()
     assert process.returncode == 128 + signal.SIGTERM, "".join(lines) + rest
     assert "stopped by SIGTERM" in rest and "Traceback" not in rest
+    assert left_behind_after(repo) == []
+
+
+def test_the_rehearsals_kernel_listens_on_no_tcp_port(repo, no_browser):
+    """Its five sockets are local ones (ipc) in the server's private folder: nothing of the kernel on TCP
+    but ipykernel's pipe for the output of forked children (one port on 127.0.0.1, receive only)."""
+    (repo / "slides" / "live.txt").write_text("hang")
+    process = subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", "rehearse", "--no-browser", "slides/talk.md"],
+                               cwd=repo, env=no_browser, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        for line in process.stdout:  # the kernel is up, running the last cell until it is interrupted
+            if line.startswith("slide 8/8"):
+                break
+        kernel = next(p for p in psutil.Process(process.pid).children(recursive=True) if is_kernel(p))
+        home = Path(kernel.environ()[MARKER])
+        [connection_file] = (home / "runtime").glob("kernel-*.json")
+        info = json.loads(connection_file.read_text())
+        listening = [c.laddr for c in kernel.net_connections("inet") if c.status == psutil.CONN_LISTEN]
+        local = {c.laddr for c in kernel.net_connections("unix") if c.laddr}
+        private = home.stat().st_mode & 0o777
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=60)
+        (repo / "slides" / "live.txt").write_text("")
+    assert info["transport"] == "ipc", info
+    assert len(listening) <= 1 and all(a.ip == "127.0.0.1" for a in listening), listening
+    assert {f"{info['ip']}-{info[f'{name}_port']}" for name in ("shell", "iopub", "stdin", "control", "hb")} <= local
+    assert Path(info["ip"]).is_relative_to(home) and private == 0o700
     assert left_behind_after(repo) == []
 
 
