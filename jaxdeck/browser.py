@@ -10,6 +10,12 @@ a one-line DeckError says how to get one.
 What a page runs comes from the theme's ``scripts/*.js`` (:func:`script`), one function per file,
 so that a test, a check and a print all wait for the same things.
 
+A page that is printed (or measured) is served to Chromium from a private origin of its own
+(:func:`open_served`): Playwright answers ``http://127.0.0.1:PORT/...`` from the files of the page's
+folder, and nothing else, with nothing listening on the port. So Chromium runs without file access:
+no script in a deck (an output's, the author's) can read a local file, by ``fetch``, XHR or a frame,
+into what it prints.
+
 A page answers in bounded time or is said to be stuck, in one line (:class:`PageStuck`, named
 after the deck by :func:`about`): it loads within :data:`PAGE_S` (:func:`new_page`), and every
 step on it (a script of the theme's, a print: :func:`run_script`, :func:`print_pdf`) finishes
@@ -23,11 +29,13 @@ import contextlib
 import importlib.util
 import os
 import re
+import secrets
 import shutil
 import sys
 import threading
 from pathlib import Path
 from typing import Iterator, Mapping
+from urllib.parse import quote, unquote, urlsplit
 
 from jaxdeck.errors import DeckError
 from jaxdeck.html.assets import THEMES
@@ -65,8 +73,12 @@ FLAGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars",
-    "--allow-file-access-from-files",
 ]
+
+#: the host of the origin a served page is at (:func:`serve_folder`); its port is drawn at random per page
+LOOPBACK = "127.0.0.1"
+#: the ports drawn from: the dynamic range, where no service has a fixed home
+PORTS = (49152, 65535)
 
 
 #: in the environment of the Chromium a :func:`chromium` starts, a value of its own (its profile folder)
@@ -356,7 +368,7 @@ def new_page(browser, url: str, ready: str, width: int, height: int, ready_s: fl
     load_s = page_seconds()
     with Deadline(browser, "opening a page", load_s):
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
+            page = browser.new_page(viewport={"width": width, "height": height}, service_workers="block")
         except Exception as err:
             raise page_failed(err, "opening a page") from None
     try:
@@ -377,6 +389,38 @@ def new_page(browser, url: str, ready: str, width: int, height: int, ready_s: fl
         if alive(browser):
             with contextlib.suppress(Exception), Deadline(browser, "closing a page", 10):
                 page.close()
+
+
+def private_origin() -> str:
+    """``http://127.0.0.1:PORT``, the port drawn at random: the origin of one served page."""
+    return f"http://{LOOPBACK}:{PORTS[0] + secrets.randbelow(PORTS[1] - PORTS[0])}"
+
+
+def serve_folder(page, folder: str | Path, origin: str) -> None:
+    """Answer ``page``'s requests to ``origin`` with the files under ``folder``: a path outside it, or no file,
+    is a 404. Playwright answers them (``page.route``), so nothing listens at the origin, and no other
+    page or user reaches the folder through it."""
+    root = Path(folder).resolve()
+
+    def answer(route) -> None:
+        wanted = (root / unquote(urlsplit(route.request.url).path).lstrip("/")).resolve()
+        if wanted.is_relative_to(root) and wanted.is_file():
+            route.fulfill(path=wanted)  # its type from its extension, as a web server's
+        else:
+            route.fulfill(status=404, body="")
+
+    page.route(f"{origin}/**", answer)
+
+
+@contextlib.contextmanager
+def open_served(browser, html: str | Path, ready: str, width: int, height: int, query: str = "",
+                ready_s: float = 15) -> Iterator[object]:
+    """:func:`new_page` showing the page ``html`` (with ``query``) from its folder, served at a private
+    origin (:func:`serve_folder`), not from file://: its scripts reach that folder's files and no other."""
+    html, origin = Path(html), private_origin()
+    with new_page(browser, f"{origin}/{quote(html.name)}{query}", ready, width, height, ready_s=ready_s,
+                  before=lambda page: serve_folder(page, html.parent, origin)) as page:
+        yield page
 
 
 @contextlib.contextmanager

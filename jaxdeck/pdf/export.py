@@ -19,6 +19,9 @@ number; each slide starts with its slide number.
 ``build/article/NAME.pdf`` (``build --article --pdf``) is the article (:mod:`jaxdeck.article`)
 printed on the header's paper as its own print styles lay it out, with the handout's page header.
 
+Chromium is shown each page from a private origin that serves the page's folder and no other file
+(:func:`jaxdeck.browser.open_served`): a script in a deck reads no local file into a PDF.
+
 The same browser page produces both deck files: the print view is laid out once,
 printed as slides, then restyled as the handout and printed again. The scripts it runs
 there are the theme's (``themes/jaxdeck/scripts/*.js``), the handout's HTML comes from
@@ -39,7 +42,7 @@ import nbformat
 from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES
 from jaxdeck.atomic import write_bytes
-from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, new_page, print_pdf, run_script
+from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, open_served, print_pdf, run_script
 from jaxdeck.decks import ARTICLE_PDF, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
@@ -82,7 +85,7 @@ def print_view(browser, html: str | Path, width: int = DeckOptions.width, height
     html = Path(html)
     if not html.is_file():
         raise DeckError(html, None, "no HTML deck to print", "run `make slides` (python -m jaxdeck build) first")
-    with new_page(browser, html.resolve().as_uri() + PRINT_QUERY, "print-ready.js", width, height, ready_s=20) as page:
+    with open_served(browser, html, "print-ready.js", width, height, query=PRINT_QUERY, ready_s=20) as page:
         add_style(page, PRINT_CSS.read_text(encoding="utf-8"))
         fonts_ready(page)
         run_script(page, "fit-pages.js", [width, height, SCREEN_MARGIN])
@@ -203,7 +206,7 @@ def print_article(browser, article: Path, nb: nbformat.NotebookNode, source: str
     math is typeset; the title and page number in the header, as on the handout."""
     if not Path(article).is_file():
         raise DeckError(article, None, "no article to print", "build it with `jaxdeck build --article`")
-    with new_page(browser, Path(article).resolve().as_uri(), "article-ready.js", 1280, 720, ready_s=20) as page:
+    with open_served(browser, article, "article-ready.js", 1280, 720, ready_s=20) as page:
         fonts_ready(page)
         options = DeckOptions.of(nb)
         return print_pdf(page, print_background=True, display_header_footer=True, prefer_css_page_size=False,
