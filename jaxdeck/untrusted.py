@@ -70,6 +70,8 @@ STYLES = ALLOWED_CSS_PROPERTIES | ALLOWED_SVG_PROPERTIES | {
     "align-items", "justify-content", "font-variant-numeric", "list-style-type"}
 
 
+#: an output's own keys, as nbformat's schema has them (any other, ``svg_filename`` say, a template might draw)
+OUTPUT_KEYS = {"output_type", "data", "metadata", "execution_count", "name", "text", "ename", "evalue", "traceback"}
 #: output metadata kept, each with the test its value must pass, at the top level or under a kept output type
 #: (``{"image/png": {"width": 300}}``); nothing else (``filenames`` would name a picture anywhere)
 METADATA = {
@@ -150,6 +152,8 @@ class UntrustedOutputs(SanitizeHTML):
         if cell.cell_type == "code":
             cell.outputs = self.sanitize_code_outputs(cell.get("outputs", []))
             for output in cell.outputs:
+                for key in set(output) - OUTPUT_KEYS:
+                    del output[key]
                 if "metadata" in output:
                     output["metadata"] = nbformat.from_dict(clean_metadata(output["metadata"], output.get("data", {})))
         return cell, resources
