@@ -25,6 +25,28 @@ STALE_S = 3600
 _LEFTOVER = re.compile(r"^\..+\.(\d+)" + re.escape(MARK) + r"[^.]+\.tmp$")
 
 
+#: the mode of a folder jaxdeck makes, less what the umask takes: no other user may write in it
+FOLDER_MODE = 0o755
+
+
+def make_folders(folder: str | Path) -> Path:
+    """``folder`` and any missing folder above it, each made 0755 or stricter (as the umask says): never
+    writable by group or others, whatever the umask allows (``Path.mkdir`` makes the parents 0777 less
+    the umask), so that a later build finds its folders its own (:func:`jaxdeck.places.own_build_folder`)."""
+    folder = Path(folder)
+    missing, above = [], folder
+    while not above.is_dir() and above.parent != above:
+        missing.append(above)
+        above = above.parent
+    for each in reversed(missing):
+        try:
+            os.mkdir(each, FOLDER_MODE)
+        except FileExistsError:
+            if not each.is_dir():
+                raise
+    return folder
+
+
 @contextmanager
 def _replacing(path: Path, mode: int = 0o644) -> Iterator[BinaryIO]:
     """A temporary file beside ``path`` to write; renamed over ``path`` when the block ends, removed if it fails.
@@ -33,7 +55,7 @@ def _replacing(path: Path, mode: int = 0o644) -> Iterator[BinaryIO]:
     named temporary file) see either the old file or the new one, never a mix. The temporary
     file is created 0600 (mkstemp) and given ``mode`` before the rename.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(path.parent)
     # the writer's pid in the name: a later build removes what a killed writer left (see sweep)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{MARK}", suffix=".tmp", dir=path.parent)
@@ -110,7 +132,7 @@ def create_private(path: str | Path) -> int:
         if stat.S_ISREG(os.fstat(fd).st_mode):
             os.fchmod(fd, 0o600)
         return fd
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{MARK}", suffix=".tmp", dir=path.parent)
     try:
         os.replace(tmp, path)
@@ -173,7 +195,7 @@ def check_writable(folder: str | Path, inside: tuple[str, ...] = ()) -> None:
     before a kernel has run for minutes, not after."""
     folder = Path(folder)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folders(folder)
         for name in inside:
             if (folder / name).exists() and not (folder / name).is_dir():
                 raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder / name))

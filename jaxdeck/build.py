@@ -28,6 +28,7 @@ from jaxdeck import atomic, stamps, trust
 from jaxdeck.atomic import write_text
 from jaxdeck.decks import ARTICLE_PDF, BUILD, Outputs
 from jaxdeck.errors import DeckError, DecksFailed, display_path
+from jaxdeck.places import own_build_folder
 from jaxdeck.pdf.layout import HandoutFlags
 from jaxdeck.progress import Progress
 from jaxdeck.records import OPTIONS_KEY, BuildRecord
@@ -263,8 +264,9 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     every deck that can be built is, then the failure is raised (several: :class:`DecksFailed`,
     each one's line). A bug or a stop signal starts no further deck; those running finish.
     """
-    # a build folder that cannot be written fails here, not after the kernels ran
-    atomic.check_writable(root, ("notebooks", "html", "pdf", "cache", "single", "article"))
+    # a build folder another user could change under this one (a planted link) is refused before anything is
+    # written, and one that cannot be written fails here, not after the kernels ran
+    own_build_folder(root)
     atomic.sweep(root)  # what an interrupted earlier build was writing
     sources = stamps.Sources(root)
     plans = [stamps.plan(deck, Outputs(deck, root), sources, pdf=pdf, force=force, reprint=reprint, rerun=not cache,

@@ -113,13 +113,15 @@ def test_the_next_build_removes_what_a_writer_killed_mid_write_left_and_nothing_
 
 @contextlib.contextmanager
 def mounted(folder, options: str):
-    """A real tmpfs at ``folder`` (root only; skipped with the reason elsewhere)."""
+    """A real tmpfs at ``folder`` (root only; skipped with the reason elsewhere), 0755 as a build folder
+    of one's own is (a tmpfs is 1777 unless told: a build refuses a folder others may write in)."""
     import subprocess
 
     folder.mkdir(parents=True, exist_ok=True)
     if os.geteuid() != 0:
         pytest.skip("needs root to mount a tmpfs (a read-only or full file system)")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)], capture_output=True, text=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"{options},mode=0755", "tmpfs", str(folder)],
+                          capture_output=True, text=True)
     if done.returncode:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     try:

@@ -9,6 +9,10 @@ put there when the wheel is built (setup.py), so it builds decks offline in any 
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+import stat
 from pathlib import Path
 from urllib.parse import quote
 
@@ -60,16 +64,40 @@ def theme_sheets(theme: str | None, assets: str = "assets", files: str | None = 
 
 
 def copy_if_changed(source: Path, target: Path) -> None:
-    """Copy the file or folder ``source`` to ``target`` atomically, skipping files whose copy is current
-    (as large, no older), so a rebuild rewrites no file that did not change."""
+    """Copy the file or folder ``source`` to ``target`` atomically, skipping files whose copy holds the same
+    bytes, so a rebuild rewrites no file that did not change. The copy is judged by its content (sha256,
+    read only when the sizes match), not its size and time: a file swapped in of the same size with a
+    later time is replaced all the same."""
     if source.is_dir():
         for child in source.rglob("*"):
             if child.is_file():
                 copy_if_changed(child, target / child.relative_to(source))
         return
-    if target.is_file() and target.stat().st_size == source.stat().st_size and target.stat().st_mtime >= source.stat().st_mtime:
-        return
-    copy_file(source, target)
+    if not _same_bytes(source, target):
+        copy_file(source, target)
+
+
+def _same_bytes(source: Path, target: Path) -> bool:
+    try:
+        there = os.lstat(target)
+    except OSError:
+        return False
+    here = source.stat()
+    if not stat.S_ISREG(there.st_mode) or there.st_size != here.st_size:
+        return False
+    return _digest(target) == _source_digest(str(source), here.st_size, here.st_mtime_ns, here.st_ino)
+
+
+def _digest(path: Path | str) -> bytes:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").digest()
+
+
+@functools.lru_cache(maxsize=4096)
+def _source_digest(path: str, size: int, mtime_ns: int, inode: int) -> bytes:
+    """An asset's own digest, once per process while it is unchanged (the decks of one build share them);
+    the copy's is read every time: it is the one that may have been swapped."""
+    return _digest(path)
 
 
 def install_assets(folder: Path, npm: dict[str, list[str]] | None = None, sheets: tuple[str, ...] | None = None) -> Path:
