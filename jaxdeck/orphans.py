@@ -144,7 +144,8 @@ def watch() -> None:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
         me = os.getpid()
-        _watchdog = subprocess.Popen([sys.executable, "-I", "-S", os.path.abspath(__file__), str(me), str(_start(me)), token],
+        command = [sys.executable, "-I", "-S", os.path.abspath(__file__), str(me), str(_start(me)), token]
+        _watchdog = subprocess.Popen(command,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      cwd="/", start_new_session=True).pid
     except OSError:  # no watchdog: the command's own stop handling is all there is, as before
