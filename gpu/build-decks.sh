@@ -2,7 +2,8 @@
 # Every deck built on a box that brings its own JAX, through the offline wheelhouse, as a presenter
 # would there: `make wheelhouse` here, the folder copied over, then on the box
 #     bash gpu/build-decks.sh WHEELHOUSE OUT [PYTHON]
-# installs jaxdeck from WHEELHOUSE with no network into PYTHON's environment (default python3),
+# installs jaxdeck from WHEELHOUSE with no network into PYTHON's environment (default python3), each
+# wheel checked against its hash in WHEELHOUSE/requirements.txt,
 # builds each deck of slides/ (no PDFs) in a folder with no repository around it, one deck at a
 # time (decks share the GPU), with --allow-errors so that every failing check of a deck is listed,
 # and writes OUT/box.txt (device, versions), OUT/install.txt, OUT/results.txt (a line per deck:
@@ -20,7 +21,9 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 { nvidia-smi -L 2>/dev/null; "$python" -c 'import sys, jax, jaxlib; print("python", sys.version.split()[0]); print("jax", jax.__version__, "jaxlib", jaxlib.__version__); print(jax.devices())'; } > "$out/box.txt" 2>&1
 "$python" -m pip list --format=freeze > "$out/have.txt" 2>/dev/null
-"$python" -m pip install --no-index --find-links "$wheelhouse" jaxdeck > "$out/install.txt" 2>&1 \
+# every wheel checked against the sha256 that the folder's requirements.txt pins it by (uv.lock's)
+"$python" -m pip install --require-hashes --no-index --find-links "$wheelhouse" -r "$wheelhouse/requirements.txt" \
+  > "$out/install.txt" 2>&1 \
   || { tail -n 20 "$out/install.txt"; exit 1; }
 cp -r "$here/slides" "$work/talk" && cd "$work/talk" && mkdir logs
 for deck in ${DECKS:-*.md}; do

@@ -5,13 +5,16 @@ module, a container) and often no route to PyPI. This writes ``build/wheelhouse/
 wheel and every package it needs, at the versions of ``uv.lock``, as wheels for the box's Python
 and platform, except JAX, jaxlib, the CUDA plugins and what JAX itself needs (NumPy, SciPy,
 ml_dtypes, opt_einsum): a box with JAX has those, and the box's own are the ones that match its
-CUDA. On the box::
+CUDA. On the box, in the folder::
 
-    python -m pip install --no-index --find-links wheelhouse 'jaxdeck[live]'
+    python -m pip install --require-hashes --no-index --find-links . -r requirements.txt
 
 uv resolves the set for the target (``uv pip compile --python-version --python-platform``, the
 lock's versions as constraints) and pip downloads it (``--only-binary`` for the target's tags,
-checked against the lock's hashes). ``--have FILE`` (the box's ``pip list --format=freeze``)
+``--require-hashes`` with the hashes ``uv export`` gives for each locked version): a file that is
+not one of the lock's is refused, whichever index served it. The folder's ``requirements.txt``
+pins every wheel in it by its sha256 (the lock's; the jaxdeck wheel's as built here), so the
+install on the box checks them again. ``--have FILE`` (the box's ``pip list --format=freeze``)
 leaves out what the box already has at a version that fits, so the folder carries only what is
 missing.
 """
@@ -19,6 +22,7 @@ missing.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -30,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
+from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from jaxdeck.errors import display_path
 
@@ -40,10 +44,24 @@ OUT = ROOT / "build" / "wheelhouse"
 # the box's own: JAX and its compiled parts, whatever CUDA/ROCm/TPU plugin it has
 BOX_OWN = re.compile(r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|jax-rocm\d+-(plugin|pjrt)|libtpu|nvidia-.*)$")
 EXTRAS = ("live", "browser")
+#: the folder's list of its wheels, each pinned by its sha256 (what INSTALL.txt installs from)
+REQUIREMENTS = "requirements.txt"
 
 
 class WheelhouseError(Exception):
     """One line for the user: what failed and what to do."""
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A package's version in ``uv.lock`` and the hashes of its files there (``sha256:HEX``)."""
+
+    version: str
+    hashes: tuple[str, ...] = ()
+
+    def line(self, name: str) -> str:
+        """The pin as a requirements line that pip checks in ``--require-hashes`` mode."""
+        return f"{name}=={self.version}" + "".join(f" --hash={h}" for h in self.hashes)
 
 
 @dataclass(frozen=True)
@@ -99,18 +117,27 @@ def requirements(extras: tuple[str, ...]) -> list[Requirement]:
     return [r for r in map(Requirement, wanted) if not BOX_OWN.match(canonicalize_name(r.name))]
 
 
-def locked_pins(target: Target) -> dict[str, str]:
-    """name -> version for every package the lock installs on ``target`` with ``make``'s extras."""
-    exported = _run([str(UV), "export", "--frozen", "--no-emit-project", "--no-hashes", "--no-header",
-                     "--no-annotate", *(f"--extra={e}" for e in (*EXTRAS, "dev"))], "uv export", _uv_env())
+def locked(target: Target) -> dict[str, Pin]:
+    """name -> version and hashes, for every package the lock installs on ``target`` with ``make``'s extras
+    (``uv export`` writes every platform's; the markers of ``target`` pick its own)."""
+    exported = _run([str(UV), "export", "--frozen", "--no-emit-project", "--no-header", "--no-annotate",
+                     *(f"--extra={e}" for e in (*EXTRAS, "dev"))], "uv export", _uv_env())
     pins = {}
-    for line in exported.splitlines():
+    # a requirement and its hashes span lines that end in a backslash
+    for line in exported.replace("\\\n", " ").splitlines():
         line = line.strip()
         if line and not line.startswith(("#", "-")):
-            requirement = Requirement(line)
+            requirement, *hashes = (part.strip() for part in line.split("--hash="))
+            requirement = Requirement(requirement)
             if requirement.marker is None or requirement.marker.evaluate(target.markers()):
-                pins[canonicalize_name(requirement.name)] = str(requirement.specifier).removeprefix("==")
+                pins[canonicalize_name(requirement.name)] = Pin(str(requirement.specifier).removeprefix("=="),
+                                                                tuple(hashes))
     return pins
+
+
+def locked_pins(target: Target) -> dict[str, str]:
+    """name -> version for every package the lock installs on ``target`` with ``make``'s extras."""
+    return {name: pin.version for name, pin in locked(target).items()}
 
 
 def resolve(target: Target, wanted: list[str], constraints: dict[str, str], prefer: dict[str, str],
@@ -148,8 +175,11 @@ def read_have(path: Path) -> dict[str, str]:
 
 
 def plan(target: Target, extras: tuple[str, ...], have: dict[str, str], scratch: Path) -> tuple[dict, dict, list]:
-    """(to download, kept out as the box's JAX, kept out as already on the box): name -> version each."""
-    pins = locked_pins(target)
+    """(to download: name -> the lock's Pin, kept out as the box's JAX: name -> version, kept out as already
+    on the box: names). A package to download at a version the lock does not have (one that only a box's
+    own version of another asks for) has no hash to check it by: a WheelhouseError says so."""
+    lock = locked(target)
+    pins = {name: pin.version for name, pin in lock.items()}
     wanted = [str(r) for r in requirements(extras)]
     jax = resolve(target, [f"jax=={pins['jax']}"], {}, {}, scratch)  # what a box with JAX has
     jax_own = {n: v for n, v in jax.items() if n != "jax"} | {"jax": pins["jax"]}
@@ -161,22 +191,83 @@ def plan(target: Target, extras: tuple[str, ...], have: dict[str, str], scratch:
         resolved = resolve(target, wanted, constraints | misfits, prefer, scratch)
     on_box = {n: v for n, v in resolved.items() if n not in jax_own and have.get(n) == v}
     download = {n: v for n, v in resolved.items() if n not in jax_own and not BOX_OWN.match(n) and n not in on_box}
-    return download, jax_own, sorted(on_box)
+    unlocked = sorted(f"{n}=={v}" for n, v in download.items() if pins.get(n) != v)
+    if unlocked:
+        raise WheelhouseError(f"{', '.join(unlocked)}: not in uv.lock, so no hash to check the download by (the box's "
+                              "packages ask for it); leave those packages out of HAVE, or add it to the project "
+                              "and run `uv lock`")
+    return {n: lock[n] for n in download}, jax_own, sorted(on_box)
 
 
-def download(target: Target, pins: dict[str, str], folder: Path) -> None:
-    """pip download of exactly ``pins``, binary wheels for ``target``, no dependencies of their own."""
+def download(target: Target, pins: dict[str, Pin], folder: Path) -> None:
+    """pip download of exactly ``pins``, binary wheels for ``target``, no dependencies of their own, each
+    file checked against the lock's hashes (``--require-hashes``): one that is not the lock's is refused."""
     requirements_file = folder.parent / f".{folder.name}.requirements.txt"
-    requirements_file.write_text("".join(f"{n}=={v}\n" for n, v in sorted(pins.items())), encoding="utf-8")
+    requirements_file.write_text("".join(pin.line(n) + "\n" for n, pin in sorted(pins.items())), encoding="utf-8")
+    what = f"downloading wheels for Python {target.python} on {target.platform}"
     try:
         platforms = [arg for tag in target.pip_platforms() for arg in ("--platform", tag)]
         env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
-        _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-              "--python-version", target.python, "--implementation", "cp", *platforms, "--dest", str(folder),
-              "-r", str(requirements_file)], f"downloading wheels for Python {target.python} on {target.platform}",
-             env)
+        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                   "--require-hashes", "--python-version", target.python, "--implementation", "cp", *platforms,
+                   "--dest", str(folder), "-r", str(requirements_file)]
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
+        if done.returncode != 0:
+            mismatch = hash_mismatch(done.stderr)
+            if mismatch:
+                raise WheelhouseError(f"{what}: {mismatch} is not a file of uv.lock's (its sha256 is none of the "
+                                      "lock's): the index served another file at that version; use the index the "
+                                      "lock was made from (PIP_INDEX_URL), or if the lock is out of date run `uv lock`")
+            _run(command, what, env)  # says the failure as any other
     finally:
         requirements_file.unlink(missing_ok=True)
+
+
+def hash_mismatch(said: str) -> str | None:
+    """From pip's report of files whose hash is not among a requirement's, the first such
+    requirement (``name==version``), or None when pip said no such thing."""
+    if "DO NOT MATCH THE HASHES" not in said:
+        return None
+    found = re.search(r"^\s+(\S+==\S+)", said.split("DO NOT MATCH THE HASHES", 1)[1], re.MULTILINE)
+    return found.group(1) if found else "a wheel"
+
+
+def sha256(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return "sha256:" + hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def pin_folder(folder: Path, extras: tuple[str, ...] = (), lock: dict[str, Pin] | None = None) -> Path:
+    """``folder/requirements.txt``: every wheel in ``folder`` pinned by its version and sha256 (jaxdeck's
+    with ``extras``), for ``pip install --require-hashes``. With ``lock``, each wheel's hash must be one of
+    the lock's for its version (pip checked it as it downloaded): a file swapped in since is refused."""
+    lines = []
+    for wheel in sorted(folder.glob("*.whl")):
+        name, version, _, _ = parse_wheel_filename(wheel.name)
+        digest = sha256(wheel)
+        if lock is not None and name != "jaxdeck" and (name not in lock or digest not in lock[name].hashes):
+            raise WheelhouseError(f"{display_path(wheel)}: its sha256 is not one of uv.lock's for {name}=={version}; "
+                                  "make the wheelhouse again")
+        shown = f"jaxdeck[{','.join(extras)}]" if name == "jaxdeck" and extras else name
+        lines.append(Pin(str(version), (digest,)).line(shown))
+    return _write(folder / REQUIREMENTS, "".join(line + "\n" for line in lines))
+
+
+def install_text(target: Target, extras: tuple[str, ...], box, on_box) -> str:
+    """INSTALL.txt: how the box installs from the folder, every file checked by its hash, with no network."""
+    extra = f"[{','.join(extras)}]" if extras else ""
+    return (f"jaxdeck{extra} for Python {target.python} on {target.platform}, offline.\n"
+            "Into the box's environment (or a venv made with --system-site-packages, so the box's JAX is seen),\n"
+            f"from this folder; pip checks every wheel against the sha256 that {REQUIREMENTS} gives it and refuses\n"
+            "one that differs:\n\n"
+            f"    python -m pip install --require-hashes --no-index --find-links . -r {REQUIREMENTS}\n\n"
+            f"Left out, the box's own: {', '.join(sorted(box))} and its CUDA plugins\n"
+            + (f"Left out, already on the box: {', '.join(on_box)}\n" if on_box else ""))
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 def build_wheel(folder: Path) -> Path:
@@ -199,12 +290,8 @@ def write(target: Target, extras: tuple[str, ...], have_file: Path | None, out: 
         download(target, pins, staging)
         build_wheel(staging)
         extra = f"[{','.join(extras)}]" if extras else ""
-        (staging / "INSTALL.txt").write_text(
-            f"jaxdeck{extra} for Python {target.python} on {target.platform}, offline.\n"
-            "Into the box's environment (or a venv made with --system-site-packages, so the box's JAX is seen):\n\n"
-            f"    python -m pip install --no-index --find-links wheelhouse 'jaxdeck{extra}'\n\n"
-            f"Left out, the box's own: {', '.join(sorted(box))} and its CUDA plugins\n"
-            + (f"Left out, already on the box: {', '.join(on_box)}\n" if on_box else ""), encoding="utf-8")
+        pin_folder(staging, extras, pins)
+        _write(staging / "INSTALL.txt", install_text(target, extras, box, on_box))
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)

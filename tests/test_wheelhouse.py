@@ -4,16 +4,21 @@ The folder is made for this machine's Python and platform (uv resolves, pip down
 package index), then a fresh virtual environment that holds only a JAX installs jaxdeck from it
 with ``--no-index`` (and, where this user may, in a network namespace with no network at all)
 and builds a deck. What the box's JAX brings is never in the folder; what the box has (``--have``)
-is left out where its version fits.
+is left out where its version fits. Every file is pinned by its hash: a download that is not the
+lock's file is refused, and so is a wheel changed in the folder afterwards, by the install that
+INSTALL.txt says (those tests make their wheels here and need no network).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from importlib import metadata
 from pathlib import Path
 
@@ -21,7 +26,7 @@ import pytest
 from packaging.utils import canonicalize_name
 
 from jaxdeck import wheelhouse
-from jaxdeck.wheelhouse import Target
+from jaxdeck.wheelhouse import Pin, Target
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Target(f"{sys.version_info.major}.{sys.version_info.minor}", "manylinux_2_28_x86_64")
@@ -76,7 +81,7 @@ def test_what_the_box_has_is_left_out_where_it_fits_and_the_box_jax_never_goes_i
     pygments, pyyaml = metadata.version("pygments"), metadata.version("pyyaml")
     download, box, on_box = wheelhouse.plan(HERE, ("live",), {"pygments": pygments, "pyyaml": "5.1"}, tmp_path)
     assert "pygments" in on_box and "pygments" not in download
-    assert download["pyyaml"] == pyyaml  # 5.1 is older than jaxdeck asks for: the lock's goes in
+    assert download["pyyaml"].version == pyyaml  # 5.1 is older than jaxdeck asks for: the lock's goes in
     assert {"jupyterlab", "jupyterlab-rise", "nbclient", "jupytext", "ipykernel"} <= set(download)
     assert "playwright" not in download  # the browser extra was not asked for
     assert {canonicalize_name(n) for n in JAX_OWN} <= set(box)
@@ -123,7 +128,13 @@ def test_the_folder_holds_jaxdeck_and_its_packages_but_not_jax(built):
     assert {"jaxdeck", "jupytext", "nbclient", "nbconvert", "ipykernel", "matplotlib"} <= names
     assert not names & {canonicalize_name(n) for n in JAX_OWN}, names
     assert not names & {"playwright", "jupyterlab", "jupyterlab-rise"}, names
-    assert "--no-index --find-links wheelhouse 'jaxdeck'" in (built / "INSTALL.txt").read_text(encoding="utf-8")
+    pinned = (built / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert sorted(line.split("==")[0] for line in pinned) == sorted(
+        canonicalize_name(p.name.split("-")[0]) for p in built.glob("*.whl"))
+    for wheel in built.glob("*.whl"):
+        assert sum(f"--hash={wheelhouse.sha256(wheel)}" in line for line in pinned) == 1, wheel.name
+    assert ("python -m pip install --require-hashes --no-index --find-links . -r requirements.txt"
+            in (built / "INSTALL.txt").read_text(encoding="utf-8"))
 
 
 @pytest.mark.heavy
@@ -131,9 +142,8 @@ def test_a_venv_with_only_jax_installs_from_it_offline_and_builds_a_deck(built, 
     python = jax_only_venv(tmp_path / "venv")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     env.update(PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", PIP_CONFIG_FILE=os.devnull)
-    install = subprocess.run(offline([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-index",
-                                      "--find-links", built, "jaxdeck"]), env=env, capture_output=True, text=True,
-                             timeout=300)
+    install = subprocess.run(offline([sys.executable, "-m", "pip", "--python", python, *documented(built)[3:],
+                                      "--quiet"]), cwd=built, env=env, capture_output=True, text=True, timeout=300)
     assert install.returncode == 0, install.stderr
     talk = tmp_path / "talk"
     talk.mkdir()
@@ -150,3 +160,105 @@ def test_a_venv_with_only_jax_installs_from_it_offline_and_builds_a_deck(built, 
                               cwd=talk, env=env, capture_output=True, text=True, timeout=120)
         assert said.returncode == 1, (verb, said.stdout, said.stderr)
         assert f"pip install '{extra}'" in said.stderr and "Traceback" not in said.stderr, (verb, said.stderr)
+
+
+# ------------------------------------------------------------------ every file pinned by its hash, offline
+
+
+def wheel(folder: Path, name: str, version: str, text: str = "VALUE = 1\n") -> Path:
+    """A real wheel of a pure package ``name`` (one module), made here: no index is asked for it."""
+    info = f"{name}-{version}.dist-info"
+    files = {f"{name}/__init__.py": text.encode(),
+             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+             f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = "".join(f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},"
+                     f"{len(data)}\n" for path, data in files.items()) + f"{info}/RECORD,,\n"
+    path = folder / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for inner, data in {**files, f"{info}/RECORD": record.encode()}.items():
+            archive.writestr(inner, data)
+    return path
+
+
+def documented(folder: Path) -> list[str]:
+    """The install command INSTALL.txt gives, as words (``python -m pip install ...``)."""
+    text = (folder / "INSTALL.txt").read_text(encoding="utf-8")
+    return next(line.split() for line in text.splitlines() if line.strip().startswith("python -m pip install"))
+
+
+def pip_offline() -> dict[str, str]:
+    return dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", PIP_CONFIG_FILE=os.devnull)
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    """A wheelhouse of two wheels made here, pinned and described as ``make wheelhouse`` does it."""
+    folder = tmp_path / "wheelhouse"
+    folder.mkdir()
+    wheel(folder, "tinyone", "1.0")
+    wheel(folder, "tinytwo", "2.5")
+    wheelhouse.pin_folder(folder)
+    (folder / "INSTALL.txt").write_text(wheelhouse.install_text(HERE, (), ["jax"], []), encoding="utf-8")
+    return folder
+
+
+def test_the_requirements_and_install_text_pin_every_wheel_by_its_hash(folder):
+    pinned = (folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert pinned == [f"tinyone==1.0 --hash={wheelhouse.sha256(folder / 'tinyone-1.0-py3-none-any.whl')}",
+                      f"tinytwo==2.5 --hash={wheelhouse.sha256(folder / 'tinytwo-2.5-py3-none-any.whl')}"]
+    assert documented(folder) == ["python", "-m", "pip", "install", "--require-hashes", "--no-index",
+                                  "--find-links", ".", "-r", "requirements.txt"]
+
+
+def test_a_wheel_changed_in_the_folder_is_refused_by_the_install_it_documents(folder, tmp_path):
+    command = offline([sys.executable, *documented(folder)[1:]])
+    done = subprocess.run([*command, "--target", tmp_path / "first"], cwd=folder, env=pip_offline(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "first" / "tinytwo" / "__init__.py").is_file()
+
+    wheel(folder, "tinytwo", "2.5", "import os; os.system('id')\n")  # the same name, other bytes
+    done = subprocess.run([*command, "--target", tmp_path / "second"], cwd=folder, env=pip_offline(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "DO NOT MATCH THE HASHES" in done.stderr and "tinytwo==2.5" in done.stderr, done.stderr
+    assert not (tmp_path / "second" / "tinytwo").exists()
+
+
+def test_a_download_that_is_not_the_lock_s_file_is_refused_in_one_line(tmp_path, monkeypatch):
+    """Another index serves a wheel of the locked version with other bytes: pip, told the lock's hash,
+    refuses it, and the wheelhouse says so in one line (a folder here stands for that index)."""
+    locked = wheel(tmp_path, "tinyone", "1.0")
+    pin = Pin("1.0", (wheelhouse.sha256(locked),))
+    index = tmp_path / "index"
+    index.mkdir()
+    wheel(index, "tinyone", "1.0", "STOLEN = 1\n")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(index))
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    dest = tmp_path / "wheelhouse"
+    dest.mkdir()
+    with pytest.raises(wheelhouse.WheelhouseError) as refused:
+        wheelhouse.download(HERE, {"tinyone": pin}, dest)
+    said = str(refused.value)
+    assert "tinyone==1.0 is not a file of uv.lock's" in said and "\n" not in said, said
+    assert list(dest.iterdir()) == []
+
+    shutil.copy(locked, index / locked.name)  # the lock's own file: taken
+    wheelhouse.download(HERE, {"tinyone": pin}, dest)
+    assert [p.name for p in dest.iterdir()] == [locked.name]
+
+
+def test_a_wheel_whose_hash_is_not_the_lock_s_is_not_pinned(folder):
+    lock = {"tinyone": Pin("1.0", ("sha256:" + "0" * 64,)),
+            "tinytwo": Pin("2.5", (wheelhouse.sha256(folder / "tinytwo-2.5-py3-none-any.whl"),))}
+    with pytest.raises(wheelhouse.WheelhouseError, match=r"tinyone-1.0-py3-none-any.whl: its sha256 is not one of "
+                                                         r"uv.lock's for tinyone==1.0; make the wheelhouse again"):
+        wheelhouse.pin_folder(folder, (), lock)
+
+
+def test_the_lock_gives_every_pin_its_hashes():
+    pins = wheelhouse.locked(HERE)
+    assert {"nbclient", "jupytext", "pyyaml"} <= set(pins)
+    assert all(pin.hashes and all(h.startswith("sha256:") and len(h) == 71 for h in pin.hashes)
+               for pin in pins.values()), [n for n, pin in pins.items() if not pin.hashes]
