@@ -39,11 +39,13 @@ is missing or unreadable. Elsewhere than Linux none of this runs.
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import signal
 import stat
 import sys
+import time
 
 #: in a watched command's environment (and so in everything it starts): the token of its watch
 VAR = "JAXDECK_COMMAND"
@@ -257,8 +259,16 @@ def _signal(pid: int, start: int, signum: int) -> bool:
     """Send ``signum`` to ``pid`` only if it is still the process that started at ``start``."""
     try:
         handle = os.pidfd_open(pid)
-    except OSError:
-        return False
+    except (AttributeError, OSError) as err:
+        if isinstance(err, OSError) and err.errno != errno.ENOSYS:
+            return False  # gone
+        if _start(pid) != start:  # a kernel older than Linux 5.3: checked just before, as near as it gets
+            return False
+        try:
+            os.kill(pid, signum)
+            return True
+        except OSError:
+            return False
     try:
         if _start(pid) != start:  # checked after the pidfd is held: it cannot be another process's now
             return False
@@ -365,17 +375,18 @@ def main(pid: int, begun: int, token: str) -> None:
         signal.signal(signum, signal.SIG_IGN)  # its command's stop is not its own: it ends when the command has
     try:
         handle = os.pidfd_open(pid)
-    except OSError:
-        handle = None
+    except (AttributeError, OSError):
+        handle = None  # Linux before 5.3: the command's end is seen at the next tick, when this process has a new parent
     watch = Watch(pid, begun, token)
     swept = False
-    while handle is not None and os.getppid() == pid:  # the pidfd is the command's (not a reused pid's)
+    while os.getppid() == pid:  # so the pidfd is the command's, not a reused pid's
         watch.note()
         if not swept:
             swept = True
             sweep()
-        readable, _, _ = select.select([handle], [], [], TICK_S)
-        if readable:
+        if handle is None:
+            time.sleep(TICK_S)
+        elif select.select([handle], [], [], TICK_S)[0]:
             break
     watch.end()
     sweep()

@@ -19,7 +19,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from jaxdeck.orphans import OWNER, write_owner
+from jaxdeck.orphans import KEEP, OWNER, VAR, Watch, _start, write_owner
 from support import (ROOT, RUN_MARK, built_repo, command_line, end_started_by, is_kernel, kernels_under, started_by,
                      without_browser)
 
@@ -166,6 +166,37 @@ def test_a_killed_rehearsal_leaves_no_server_or_kernel(tmp_path):
         end_started_by(mark)
         raise
     kill_9_leaves_nothing(command, mark, processes)
+
+
+def test_the_watchdog_ends_what_its_command_started_and_nothing_else():
+    """Of the processes carrying a command's token, one older than the command (it copied the environment, or
+    holds a pid noted once), another user's and one the command let go stay running; so do processes the
+    command did not start; what it started goes."""
+    token = uuid.uuid4().hex
+    marked = dict(os.environ, **{VAR: token})
+    sleep = ["sleep", "1000"]
+    older = subprocess.Popen(sleep, env=marked)
+    ticks = os.sysconf("SC_CLK_TCK")
+    wait_for(lambda: time.clock_gettime(time.CLOCK_BOOTTIME) * ticks > _start(older.pid) + 1, 5, "a clock tick")
+    command = subprocess.Popen(sleep)  # stands for the command: the watch looks for what carries its token
+    started = subprocess.Popen(sleep, env=marked)
+    kept = subprocess.Popen(sleep, env={**marked, KEEP: token})
+    stranger = subprocess.Popen(sleep)
+    theirs = subprocess.Popen(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups", *sleep],
+                              env=marked)
+    everyone = [older, command, started, kept, stranger, theirs]
+    try:
+        wait_for(lambda: "sleep" in command_line(psutil.Process(theirs.pid)), 10, "the other user's sleep")
+        watch = Watch(command.pid, _start(command.pid), token)
+        watch.note()
+        assert watch.end() == 1
+        processes = {p.pid: psutil.Process(p.pid) for p in everyone}
+        assert [p.pid for p in everyone if processes[p.pid] in running(list(processes.values()))] == [
+            older.pid, command.pid, kept.pid, stranger.pid, theirs.pid]
+    finally:
+        for process in everyone:
+            process.kill()
+            process.wait()
 
 
 # ------------------------------------------------------------------ the sweep
