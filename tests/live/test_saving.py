@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote
