@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 import urllib.request
-from pathlib import Path
 from urllib.parse import quote
 
 import nbformat
