@@ -75,6 +75,12 @@ def own_build_folder(root: str | Path, written: tuple[str, ...] = WRITTEN) -> No
             raise (user_error(err, root) or err) from None
 
 
+def own_folder(path: str | Path) -> None:
+    """One folder jaxdeck writes in (the wheelhouse's), held to :func:`own_build_folder`'s rule: a DeckError
+    when it is a link, another user's, or group or others may write in it; nothing there is fine."""
+    _own(Path(path))
+
+
 def _own(path: Path, below: bool = False) -> None:
     """Raise a DeckError when ``path`` (and with ``below``, any folder or link inside it) is not
     this user's alone; nothing there is fine."""

@@ -36,7 +36,9 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
-from jaxdeck.errors import display_path
+from jaxdeck.atomic import make_folders
+from jaxdeck.errors import DeckError, display_path
+from jaxdeck.places import own_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 UV = ROOT / ".uv" / "bin" / "uv"
@@ -282,7 +284,12 @@ def build_wheel(folder: Path) -> Path:
 def write(target: Target, extras: tuple[str, ...], have_file: Path | None, out: Path = OUT) -> str:
     """Make ``out`` afresh (built beside it, then moved into place); returns the summary line."""
     have = read_have(have_file) if have_file else {}
-    out.parent.mkdir(parents=True, exist_ok=True)
+    for folder in (out.parent, out):  # none another user could swap a wheel (and its pin) in
+        try:
+            own_folder(folder)
+        except DeckError as refused:
+            raise WheelhouseError(str(refused)) from None
+    make_folders(out.parent)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
         with tempfile.TemporaryDirectory() as scratch:
@@ -331,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
             raise WheelhouseError("no .uv/bin/uv: run `make setup` first")
         target = Target(args.python_version, args.platform)
         target.pip_platforms()  # a wrong tag said before anything is resolved
-        print(write(target, extras, args.have, args.out.resolve()))
+        print(write(target, extras, args.have, args.out.absolute()))  # not resolved: a link in it is refused
     except WheelhouseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

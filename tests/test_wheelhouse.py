@@ -69,6 +69,20 @@ def test_a_wrong_argument_is_one_line(args, said, tmp_path, capsys):
     assert not (tmp_path / "wh").exists()
 
 
+def test_a_wheelhouse_is_not_written_through_a_link(tmp_path, capsys):
+    """A ``build -> their folder`` another user planted: the wheels (and the pins that check them) would be
+    theirs to swap before the folder is copied to the box."""
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (tmp_path / "build").symlink_to(theirs)
+    out = tmp_path / "build" / "wheelhouse"
+    assert wheelhouse.main(["--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"error: {out.parent} is a symbolic link (to {theirs}); remove it, or pass --out to a folder "
+                   "of your own\n")
+    assert list(theirs.iterdir()) == []
+
+
 def test_a_have_file_line_that_is_not_name_version_is_named(tmp_path):
     have = tmp_path / "have.txt"
     have.write_text("numpy==2.4.6\njupyterlab\n", encoding="utf-8")
