@@ -93,12 +93,14 @@ def kill_9_leaves_nothing(command: subprocess.Popen, mark: str, started: list) -
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("verb", ["build", "pdf"])
-def test_a_killed_build_or_pdf_leaves_no_kernel_browser_or_daemon_of_a_cell(tmp_path, verb):
+@pytest.mark.parametrize("verb", ["build", "pdf", "preview"])
+def test_a_killed_build_pdf_or_preview_leaves_no_kernel_browser_or_daemon_of_a_cell(tmp_path, verb):
     (tmp_path / "talk.md").write_text(ESCAPES)
     started = tmp_path / "started"
     env = dict(os.environ, JAXDECK_TEST_STARTED=str(started), IPYTHONDIR=str(tmp_path / ".ipython"))
-    command, mark = start([verb, "talk.md"], tmp_path, env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    args = [verb, "talk.md", *(["--port", "0", "--no-browser"] if verb == "preview" else [])]
+    command, mark = start(args, tmp_path, env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL)
     try:
         wait_for(lambda: started.exists() or command.poll() is not None, 120, "the cell's children")
         assert command.poll() is None
