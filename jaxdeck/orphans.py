@@ -293,10 +293,10 @@ class Watch:
         self.leaders: set[int] = set()  # sessions and groups led by a process of the tree at the last note
 
     def _kept(self, pid: int, start: int) -> bool:
+        """Whether the command let this process go; asked again each time until it says yes, since a child
+        seen between its fork and its exec still has the command's environment, not the one it was given."""
         if (pid, start) in self.kept:
             return True
-        if (pid, start) in self.seen.items():
-            return False
         if _environ(pid).get(KEEP.encode()) == self.token:
             self.kept.add((pid, start))
             return True

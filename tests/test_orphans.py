@@ -192,9 +192,9 @@ def test_the_watchdog_ends_what_its_command_started_and_nothing_else():
         watch = Watch(command.pid, _start(command.pid), token)
         watch.note()
         assert watch.end() == 1
-        processes = {p.pid: psutil.Process(p.pid) for p in everyone}
-        assert [p.pid for p in everyone if processes[p.pid] in running(list(processes.values()))] == [
-            older.pid, command.pid, kept.pid, stranger.pid, theirs.pid]
+        processes = [psutil.Process(p.pid) for p in everyone]
+        wait_for(lambda: not running(processes[2:3]), 10, "the killed process to go")
+        assert [p.pid for p in running(processes)] == [older.pid, command.pid, kept.pid, stranger.pid, theirs.pid]
     finally:
         for process in everyone:
             process.kill()
