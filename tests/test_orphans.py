@@ -201,6 +201,42 @@ def test_the_watchdog_ends_what_its_command_started_and_nothing_else():
             process.wait()
 
 
+#: a browser as a user's runs: started by ``webbrowser``, it hands the page to a process of its own that runs on
+#: (here a ``sleep``, whose pid it writes to the file it is given) and exits
+BROWSER = """import os, subprocess, sys
+daemon = subprocess.Popen(["setsid", "sleep", "1000"])
+open(sys.argv[1] + ".tmp", "w").write(str(daemon.pid))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+"""
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+def test_the_users_browser_that_preview_opened_outlives_it(tmp_path, signum):
+    (tmp_path / "talk.md").write_text("# Talk\n\nText.\n")
+    (tmp_path / "browser.py").write_text(BROWSER)
+    opened = tmp_path / "browser.pid"
+    env = dict(os.environ, BROWSER=f"{sys.executable} {tmp_path / 'browser.py'} {opened} %s")
+    command, mark = start(["preview", "talk.md", "--port", "0"], tmp_path, env, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    browser = None
+    try:
+        wait_for(lambda: opened.exists() or command.poll() is not None, 120, "the browser to open")
+        assert command.poll() is None
+        browser = psutil.Process(int(opened.read_text()))
+        watchdogs = [p for p in tree(command.pid) if "orphans.py" in command_line(p)]
+        command.send_signal(signum)
+        command.wait(60)
+        wait_for(lambda: not running(watchdogs), 10, "the watchdog to finish")
+        assert running([browser]) == [browser]
+    finally:
+        if command.poll() is None:
+            command.kill()
+        if browser is not None and browser.is_running():
+            browser.kill()
+        end_started_by(mark)
+
+
 # ------------------------------------------------------------------ the sweep
 
 
