@@ -158,3 +158,31 @@ def test_a_deck_left_unfitted_for_want_of_a_chromium_is_fitted_once_one_is_there
     record = json.loads((tmp_path / "build/html/.talk.html.inputs.json").read_text())
     assert record["fit"]["chromium"] and record["fit"]["cuts"]
     assert run_cli("build", "talk.md", cwd=tmp_path).stdout.splitlines() == ["talk.md: up to date"]
+
+
+def test_a_served_page_reaches_the_files_of_its_folder_and_no_other(browser, tmp_path):
+    """The origin a page is printed from (serve_folder) answers with its folder's files only: not a file
+    above it (a .. spelt in the URL), not one a link inside it points out to, and no file:// at all."""
+    from jaxdeck.browser import private_origin, serve_folder
+
+    folder = tmp_path / "html"
+    (folder / "sub dir").mkdir(parents=True)
+    (folder / "deck.html").write_text("<!doctype html><title>deck</title>")
+    (folder / "sub dir" / "inside.txt").write_text("inside")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("outside")
+    (folder / "link.txt").symlink_to(secret)
+    page = browser.new_page()
+    try:
+        origin = private_origin()
+        serve_folder(page, folder, origin)
+        page.goto(f"{origin}/deck.html")
+        got = page.evaluate("""async ([origin, secret]) => {
+            const read = url => fetch(url).then(r => r.status + ' ' + (r.ok ? 'read' : ''), () => 'refused');
+            return [await read(origin + '/sub%20dir/inside.txt'), await read(origin + '/..%2Fsecret.txt'),
+                    await read(origin + '/sub%20dir/..%2F..%2Fsecret.txt'), await read(origin + '/link.txt'),
+                    await read(origin + '/sub%20dir/'), await read(secret)];
+        }""", [origin, secret.as_uri()])
+    finally:
+        page.close()
+    assert got == ["200 read", "404 ", "404 ", "404 ", "404 ", "refused"]
