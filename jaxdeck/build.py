@@ -138,7 +138,9 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
         made = sources.execution(deck, frozen, own=record.own_provenance is not None)  # part made here, or all
         stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": made}, machine=sources.machine)
     if executed is None and (plan.html or plan.pdfs or plan.article):
-        executed = nbformat.read(outputs.notebook, as_version=4)
+        from jaxdeck.execute.shape import read_executed
+
+        executed = read_executed(outputs.notebook, f"build it again: jaxdeck build --force {deck}")
         if not trust.signed(executed):  # not as this user's build wrote it: shown sanitised, as live
             from jaxdeck.untrusted import sanitised
 

@@ -129,30 +129,31 @@ def fault(error, root: dict, prefix: tuple = ()) -> str:
     return f"{place}: {what}" if place else what
 
 
-def read_executed(path: str | Path) -> nbformat.NotebookNode:
-    """The notebook at ``path`` (nbformat 4), or a one-line DeckError naming the file and the field that is wrong."""
+def read_executed(path: str | Path, hint: str = HINT) -> nbformat.NotebookNode:
+    """The notebook at ``path`` (nbformat 4), or a one-line DeckError naming the file and the field that is wrong,
+    and ``hint``: what to do."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise DeckError(path, None, f"cannot be read ({type(err).__name__})", HINT) from None
+        raise DeckError(path, None, f"cannot be read ({type(err).__name__})", hint) from None
     try:
         raw = json.loads(text)
     except ValueError as err:
-        raise DeckError(path, getattr(err, "lineno", None), "not a notebook: not JSON", HINT) from None
+        raise DeckError(path, getattr(err, "lineno", None), "not a notebook: not JSON", hint) from None
     if not isinstance(raw, dict) or raw.get("nbformat") != 4:
-        raise DeckError(path, None, "not a notebook of nbformat 4 ('nbformat': 4 at its top)", HINT)
+        raise DeckError(path, None, "not a notebook of nbformat 4 ('nbformat': 4 at its top)", hint)
     try:
         validate(raw, version=4, version_minor=raw.get("nbformat_minor") if isinstance(raw.get("nbformat_minor"), int)
                  else None)
     except ValidationError as error:
-        raise DeckError(path, None, fault(error, _schema(raw.get("nbformat_minor"))), HINT) from None
+        raise DeckError(path, None, fault(error, _schema(raw.get("nbformat_minor"))), hint) from None
     record = raw.get("metadata", {}).get("jaxdeck_build")
     if record is not None:
         error = best_match(Draft7Validator(BUILD_RECORD).iter_errors(record))
         if error is not None:
-            raise DeckError(path, None, fault(error, BUILD_RECORD, ("metadata", "jaxdeck_build")), HINT)
+            raise DeckError(path, None, fault(error, BUILD_RECORD, ("metadata", "jaxdeck_build")), hint)
     try:
         return nbformat.reads(text, as_version=4)
     except Exception as err:  # valid JSON nbformat still refuses: said, not shown as a traceback
-        raise DeckError(path, None, f"not a readable notebook ({type(err).__name__})", HINT) from None
+        raise DeckError(path, None, f"not a readable notebook ({type(err).__name__})", hint) from None
