@@ -41,6 +41,9 @@ COMMANDS = {
     "new": ("jaxdeck.commands.new", "start a deck: slides/NAME.md from a template that builds and checks clean"),
 }
 
+#: commands that write in the build folder without a build (which holds it to jaxdeck.places.own_build_folder
+#: itself): held to the same rule before they start anything
+BUILD_FOLDER_OWN = {"present", "preview", "rehearse", "bench"}
 #: commands that handle their stop signals themselves (a server that must shut down in order)
 OWN_SIGNALS = {"present"}
 #: commands that, once stopped, shut a server down in order (its threads joined, which takes seconds):
@@ -84,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         watch()  # what it starts ends with it, even killed with SIGKILL; dead commands' folders are swept
     try:
         check_open_files()  # a kernel or Chromium would die of it later, saying less
+        if args.command in BUILD_FOLDER_OWN:
+            from jaxdeck.places import LIVE_WRITTEN, WRITTEN, own_build_folder
+
+            own_build_folder(args.out, WRITTEN + LIVE_WRITTEN)
         if args.command in OWN_SIGNALS:
             return int(args.run(args) or 0)
         if whole_process:

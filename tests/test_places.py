@@ -21,10 +21,10 @@ as_root = pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),
                              reason="needs root and setpriv to act as another user")
 
 
-def jaxdeck(folder: Path, *args: str, umask: int = 0o022) -> subprocess.CompletedProcess:
+def jaxdeck(folder: Path, *args: str, umask: int = 0o022, timeout: float = 300) -> subprocess.CompletedProcess:
     """``python -m jaxdeck ARGS`` in ``folder`` under ``umask``, as its presenter runs it."""
     return subprocess.run([sys.executable, "-m", "jaxdeck", *args], cwd=folder, capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)), umask=umask, timeout=300)
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), umask=umask, timeout=timeout)
 
 
 @pytest.fixture
@@ -120,3 +120,39 @@ def test_the_folders_a_build_makes_are_its_own_whatever_the_umask(talk):
              if p.is_dir() and p.stat().st_mode & 0o022]
     assert not loose
     assert (talk / "build" / "html" / "assets" / "reveal.js" / "dist").is_dir()
+
+
+#: the commands that write in the build folder without a build, each as it would start and keep running
+LIVE = {"present": ["present", "--no-browser", "talk.md"], "preview": ["preview", "--no-browser", "talk.md"],
+        "rehearse": ["rehearse", "--no-browser", "talk.md"],
+        "bench": ["bench", "--no-first-run", "--no-generated", "--no-stock", "--no-harness", "--no-make", "--no-live",
+                  "talk.md"]}
+
+
+def starts(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """``python -m jaxdeck ARGS``; one that runs on (a server that was not refused) is killed after 60 s, and
+    what it said is returned with exit code None."""
+    try:
+        return jaxdeck(folder, *args, timeout=60)
+    except subprocess.TimeoutExpired as ran_on:
+        return subprocess.CompletedProcess(ran_on.cmd, None, ran_on.stdout or "", ran_on.stderr or "")
+
+
+@pytest.mark.parametrize("command", sorted(LIVE))
+def test_the_live_commands_refuse_a_build_folder_that_is_a_link_before_they_start(talk, tmp_path_factory, command):
+    theirs = tmp_path_factory.mktemp("theirs")
+    (talk / "build").symlink_to(theirs)
+    said = refused(starts(talk, *LIVE[command]))
+    assert said == (f"error: build is a symbolic link (to {theirs}); remove it, or pass --out to a folder "
+                    "of your own")
+    assert list(theirs.iterdir()) == []
+
+
+@pytest.mark.parametrize("command, inside", [("preview", "preview"), ("rehearse", "rehearsal"), ("bench", "bench")])
+def test_the_folder_a_live_command_writes_in_may_not_be_a_link(talk, tmp_path_factory, command, inside):
+    theirs = tmp_path_factory.mktemp("theirs")
+    (talk / "build").mkdir()
+    (talk / "build" / inside).symlink_to(theirs)
+    said = refused(starts(talk, *LIVE[command]))
+    assert said.startswith(f"error: build/{inside} is a symbolic link (to {theirs})"), said
+    assert list(theirs.iterdir()) == []
