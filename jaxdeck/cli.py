@@ -42,7 +42,7 @@ COMMANDS = {
 }
 
 #: commands that write in the build folder without a build (which holds it to jaxdeck.places.own_build_folder
-#: itself): held to the same rule before they start anything
+#: itself): held to the same rule before they start anything (jaxdeck.places.refuse_unowned)
 BUILD_FOLDER_OWN = {"present", "preview", "rehearse", "bench"}
 #: commands that handle their stop signals themselves (a server that must shut down in order)
 OWN_SIGNALS = {"present"}
@@ -88,9 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         check_open_files()  # a kernel or Chromium would die of it later, saying less
         if args.command in BUILD_FOLDER_OWN:
-            from jaxdeck.places import LIVE_WRITTEN, WRITTEN, own_build_folder
+            from jaxdeck.places import LIVE_WRITTEN, WRITTEN, refuse_unowned
 
-            own_build_folder(args.out, WRITTEN + LIVE_WRITTEN)
+            refuse_unowned(args.out, WRITTEN + LIVE_WRITTEN)
         if args.command in OWN_SIGNALS:
             return int(args.run(args) or 0)
         if whole_process:

@@ -67,15 +67,22 @@ def own_build_folder(root: str | Path, written: tuple[str, ...] = WRITTEN) -> No
     from jaxdeck.atomic import check_writable, make_folders, user_error
 
     root = Path(root)
-    _own(root)
-    for name in written:
-        _own(root / name, below=True)
+    refuse_unowned(root, written)
     check_writable(root, written)
     for name in KERNEL_MADE:
         try:
             make_folders(root / name)
         except OSError as err:
             raise (user_error(err, root) or err) from None
+
+
+def refuse_unowned(root: str | Path, written: tuple[str, ...] = WRITTEN) -> None:
+    """:func:`own_build_folder`'s check alone, making nothing: for a command that may yet stop before it
+    writes (a live slideshow whose extension is not built leaves no build folder behind)."""
+    root = Path(root)
+    _own(root)
+    for name in written:
+        _own(root / name, below=True)
 
 
 def own_folder(path: str | Path) -> None:
