@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import datetime
 import functools
+import json
 import re
 from pathlib import Path
 
@@ -317,7 +318,7 @@ def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
                 lines[index] = match.group(1) + value
                 text = "\n".join(lines)
                 break
-    return bom_of(path) + _header_as_written(text, path)
+    return bom_of(path) + _header_as_written(text, path, write_format(nb))
 
 
 _HEADER_ENTRY = re.compile(r"^(\s*[^\s#][^:]*):\s+(\S.*)$")
@@ -346,18 +347,41 @@ def _same_entry(mine: str, written: str) -> bool:
     return isinstance(a[0], datetime.date) and b[0] == a[1]  # the date the notebook keeps as text
 
 
-def _header_as_written(text: str, path: Path) -> str:
-    """``text`` with each header line that says what the file's own line says in the file's
-    spelling: a value quoted another way (``"x"``, ``'x'``) or a date (which the notebook keeps as
-    text, so jupytext would quote it) is written back as it is in the file."""
+def _header_read(header: str, fmt: str | dict) -> tuple:
+    """What jupytext reads from a header alone: the notebook metadata (a date as its ISO text, as
+    the notebook keeps it) and the cells (a root that is not YAML is a raw cell)."""
+    nb = jupytext.reads(header + "\n", fmt=fmt)
+    metadata = json.loads(json.dumps(nb.metadata, default=str))
+    return metadata, [(cell.cell_type, cell.source) for cell in nb.cells]
+
+
+def _same_header(ours: list[str], theirs: list[str], fmt: str | dict) -> bool:
+    """Whether jupytext reads the same from two headers (their keys in any order, spelled any way)."""
+    if ours == theirs:
+        return True
+    try:
+        return _header_read("\n".join(ours), fmt) == _header_read("\n".join(theirs), fmt)
+    except Exception:  # noqa: BLE001 - a header jupytext cannot read is not the same
+        return False
+
+
+def _header_as_written(text: str, path: Path, fmt: str | dict = PLAIN) -> str:
+    """``text`` with the file's own header when jupytext reads the same from both (keys in the
+    author's order, values spelled the author's way); else with each header line that says what
+    the file's own line says in the file's spelling: a value quoted another way (``"x"``, ``'x'``)
+    or a date (which the notebook keeps as text, so jupytext would quote it) is written back as it
+    is in the file."""
     count = header_line_count(text)
     try:
         current = path.read_text(encoding="utf-8-sig") if count else ""  # the text, without a BOM
     except (OSError, UnicodeDecodeError):
         return text
-    if header_line_count(current) != count:
-        return text
+    written = header_line_count(current)
     lines, mine = text.split("\n"), current.split("\n")
+    if written and _same_header(lines[:count], mine[:written], fmt):
+        return "\n".join(mine[:written] + lines[count:])
+    if written != count:
+        return text
     for index in range(1, count - 1):
         if lines[index] != mine[index] and _same_entry(mine[index], lines[index]):
             lines[index] = mine[index]
