@@ -75,16 +75,30 @@ def command(*args: str, out: Path | None = None) -> str:
     return " ".join(shlex.quote(word) for word in words)
 
 
+def make_runs(target: str) -> bool:
+    """Whether ``make TARGET`` works in this folder: a Makefile here that has that target (where
+    jaxdeck runs from a wheel install there is none, and the words name the command alone)."""
+    if shutil.which("make") is None or not any(Path(name).is_file() for name in ("GNUmakefile", "makefile", "Makefile")):
+        return False
+    env = {key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    try:  # --question runs no recipe: 0 or 1 (up to date or not) when the target exists, 2 when it does not
+        done = subprocess.run(["make", "--question", target], env=env, stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode in (0, 1)
+
+
 def stop_words(out: Path) -> str:
     """How to stop the detached present from any shell in this folder."""
     stop = command("--stop", out=out)
-    return f"make present-stop (or {stop})" if Path(out) == Path("build") else stop
+    return f"make present-stop (or {stop})" if Path(out) == Path("build") and make_runs("present-stop") else stop
 
 
 def start_words(out: Path) -> str:
     """How to start a detached present from this folder."""
     start = command("--detach", out=out)
-    return f"make present DETACH=1 (or {start})" if Path(out) == Path("build") else start
+    return f"make present DETACH=1 (or {start})" if Path(out) == Path("build") and make_runs("present") else start
 
 
 @dataclass(frozen=True)

@@ -78,12 +78,13 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
     assert present.is_running() and call("GET", "status")[0] == 200, "the detached server went with its terminal"
 
     # the words it printed run as they are in a fresh shell: no venv on PATH, no PYTHONPATH
-    said = re.search(r"Stop it with: make present-stop \(or (.+)\)$", "".join(lines), re.M)
+    # the folder has no Makefile (as where jaxdeck is installed from a wheel): the command alone, no `make`
+    said = re.search(r"Stop it with: (.+)$", "".join(lines), re.M)
     assert said, "".join(lines)
     stop_command = said.group(1)
     assert stop_command == f"{sys.executable} -m jaxdeck present --stop", stop_command
     log = (repo / "build" / "present" / "present.log").read_text()
-    assert "Ctrl-C" not in log and f"stop it and its kernels with make present-stop (or {stop_command})" in log, log
+    assert "Ctrl-C" not in log and f"stop it and its kernels with {stop_command}\n" in log, log
     fresh = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", str(repo)), "LANG": "C.UTF-8"}
     stopped = subprocess.run(["bash", "-c", stop_command], cwd=repo, env=fresh, capture_output=True,
                              text=True, timeout=120)
@@ -110,3 +111,17 @@ def test_the_stop_command_names_the_interpreter_relative_to_the_folder_when_unde
     assert detached.stop_words(Path("build")).startswith("make present-stop (or ")
     monkeypatch.chdir(tmp_path)  # elsewhere: the whole path, and the build folder when it is not the default
     assert detached.command("--stop", out=Path("out dir")) == f"{python} -m jaxdeck present --stop --out 'out dir'"
+
+
+def test_the_words_say_make_only_where_a_makefile_here_has_that_target(monkeypatch, tmp_path):
+    from jaxdeck.live import detached
+
+    monkeypatch.chdir(tmp_path)  # a folder jaxdeck runs in from a wheel install: no Makefile
+    stop, start = detached.command("--stop"), detached.command("--detach")
+    assert (detached.stop_words(Path("build")), detached.start_words(Path("build"))) == (stop, start)
+    (tmp_path / "Makefile").write_text("all:\n\ttrue\n")  # someone else's Makefile: neither target
+    assert (detached.stop_words(Path("build")), detached.start_words(Path("build"))) == (stop, start)
+    monkeypatch.chdir(ROOT)  # a checkout, whose Makefile has both
+    stop, start = detached.command("--stop"), detached.command("--detach")
+    assert detached.stop_words(Path("build")) == f"make present-stop (or {stop})"
+    assert detached.start_words(Path("build")) == f"make present DETACH=1 (or {start})"
