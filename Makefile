@@ -133,9 +133,14 @@ new: $(PY_STAMP) ## start a deck from the template: make new DECK=NAME writes sl
 bench: setup ## performance benchmarks (not part of make test): build/bench/*.json
 	$(PY) -m jaxdeck bench $(DECKS)
 
-test: setup ## the whole pytest suite: on every core (pytest-xdist), then the live keyboard tests alone
+test: setup ## the whole pytest suite: on every core (pytest-xdist), then the live keyboard tests alone [DECK=NAME: that deck's tests alone]
+ifneq ($(DECK),)
+	@test -f '$(DECKS)' || { echo "no deck $(DECKS): make test DECK=NAME takes the name of a deck in slides/"; exit 1; }
+	JAXDECK_TEST_DECK='$(DECKS)' $(PY) -m pytest tests/test_decks.py --durations=5
+else
 	$(PY) -m pytest -n auto --dist loadgroup -m "not alone" --durations=20
 	$(PY) -m pytest -m alone --durations=20
+endif
 
 # the edit loop's tier: every test that starts no kernel, server or browser, then one deck end to end
 QUICK := not (heavy or browser or devices or versions or alone)

@@ -1,11 +1,14 @@
 """Every deck in slides/: builds cleanly, round-trips, stays in budget, has notes, presents offline.
 
-Parametrised over the files in slides/, so a new deck is covered without new test code.
+Parametrised over the files in slides/, so a new deck is covered without new test code;
+``JAXDECK_TEST_DECK=PATH`` (what ``make test DECK=NAME`` sets) runs them on that one deck file.
 """
 
 from __future__ import annotations
 
+import difflib
 import html
+import os
 import re
 import subprocess
 import sys
@@ -15,14 +18,18 @@ import jupytext
 import pytest
 from markdown_it import MarkdownIt
 
-from support import DECKS, ROOT, deck_id
+from support import DECKS, deck_id
 from jaxdeck.check.budget import busy_words, held_to_budget, judged_seconds
 from jaxdeck.claims import is_check
 from jaxdeck.execute import cell_durations
 from jaxdeck.records import cell_info
-from jaxdeck.read.structure import notes_by_slide, slide_count
+from jaxdeck.markers import NO_NOTES
+from jaxdeck.read.formats import write_back
+from jaxdeck.read.structure import notes_by_slide, slide_count, slides_with_class
 
 BUDGET_S = 2.0
+#: the deck files the tests run on: every deck in slides/, or the one JAXDECK_TEST_DECK names
+DECKS = [Path(os.environ["JAXDECK_TEST_DECK"]).resolve()] if os.environ.get("JAXDECK_TEST_DECK") else DECKS
 
 pytestmark = pytest.mark.skipif(not DECKS, reason="no decks in slides/")
 
@@ -42,14 +49,26 @@ def source_slide_count(deck: Path) -> int:
     return 1 + breaks
 
 
+def written_back_difference(deck: Path, notebook: Path) -> str:
+    """A unified diff of the lines the write-back of ``notebook`` changes in ``deck`` ("" when none)."""
+    import nbformat
+
+    back = write_back(nbformat.read(notebook, as_version=4), deck)
+    theirs = deck.read_bytes().decode("utf-8")
+    if back == theirs:
+        return ""
+    return "".join(difflib.unified_diff(theirs.splitlines(keepends=True), back.splitlines(keepends=True),
+                                        f"{deck.name} (the deck)", f"{deck.name} (written back)"))
+
+
 @pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
-def test_plain_jupytext_gives_the_deck_back_byte_for_byte(built, deck, tmp_path):
+def test_the_write_back_gives_the_deck_back_byte_for_byte(built, deck):
+    """The built notebook, written back as the live save and `make check` write it (jupytext with
+    the repository's configuration, the header as the author wrote it), is the deck itself."""
     outputs, _ = built(deck)
-    back = tmp_path / deck.name
-    subprocess.run([sys.executable, "-m", "jupytext", "--to", "md", "-o", str(back), str(outputs.notebook)],
-                   cwd=ROOT, check=True, capture_output=True)
-    assert back.read_bytes() == deck.read_bytes()
+    difference = written_back_difference(deck, outputs.notebook)
+    assert not difference, f"{deck}: the write-back changes these lines:\n{difference}"
 
 
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
@@ -134,8 +153,9 @@ def test_claims_are_checked_in_every_build_and_shown_nowhere(built, deck):
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_every_slide_has_notes(built, deck):
     _, nb = built(deck)
-    notes = notes_by_slide(nb)
-    missing = [k for k in range(1, slide_count(nb) + 1) if not "".join(notes.get(k, [])).strip()]
+    notes, needs_none = notes_by_slide(nb), slides_with_class(nb, NO_NOTES)  # `## Questions? {.no-notes}`
+    missing = [k for k in range(1, slide_count(nb) + 1)
+               if k not in needs_none and not "".join(notes.get(k, [])).strip()]
     assert not missing, f"{deck}: slides without notes: {missing}"
 
 
@@ -159,3 +179,77 @@ def test_the_build_never_touches_the_source(built, deck):
     before = deck.read_bytes()
     built(deck)
     assert deck.read_bytes() == before
+
+
+@pytest.fixture(scope="module")
+def authors_deck(tmp_path_factory):
+    """slides/example.md as a new author may write it, `make check` clean: the header's keys in the
+    author's order (not jupytext's alphabetical one) and a closing slide with ``{.no-notes}``; copied
+    into a slides/ folder of its own (its pictures beside it) and built there. Returns (deck, built)."""
+    import shutil
+
+    from support import ROOT, deck_builder
+
+    root = tmp_path_factory.mktemp("author")
+    shutil.copytree(ROOT / "slides" / "images", root / "slides" / "images")
+    text = (ROOT / "slides" / "example.md").read_text(encoding="utf-8")
+    header = text.split("\n---\n", 1)[0].split("\n")
+    keys = [line for line in header if line.startswith("    ")]
+    assert keys == sorted(keys), "example.md's header is in jupytext's order"
+    text = text.replace("\n".join(keys), "\n".join(reversed(keys)), 1)
+    deck = root / "slides" / "example.md"
+    deck.write_text(text.rstrip("\n") + "\n\n---\n\n## Questions? {.no-notes}\n", encoding="utf-8")
+    return deck, deck_builder(root / "build")
+
+
+def test_a_header_in_the_authors_order_passes_the_round_trip_as_it_passes_check(authors_deck):
+    from jaxdeck.check.deck import round_trip
+
+    deck, built = authors_deck
+    assert round_trip(deck, built(deck)[1], {}) == []
+    test_the_write_back_gives_the_deck_back_byte_for_byte(built, deck)
+
+
+def test_a_no_notes_slide_passes_the_notes_test_as_it_passes_check(authors_deck):
+    from jaxdeck.check.deck import missing_notes
+
+    deck, built = authors_deck
+    nb = built(deck)[1]
+    assert slides_with_class(nb, NO_NOTES) == {slide_count(nb)}
+    assert missing_notes(deck, nb, {}) == []
+    test_every_slide_has_notes(built, deck)
+
+
+def test_a_round_trip_failure_shows_the_lines_that_differ(authors_deck, tmp_path):
+    import shutil
+
+    deck, built = authors_deck
+    outputs, _ = built(deck)
+    edited = tmp_path / "slides" / deck.name  # the deck edited after its build: the notebook writes back the old line
+    shutil.copytree(deck.parent, edited.parent)
+    edited.write_text(deck.read_text(encoding="utf-8").replace("# An example deck\n", "# An edited deck\n", 1),
+                      encoding="utf-8")
+    with pytest.raises(AssertionError) as failed:
+        test_the_write_back_gives_the_deck_back_byte_for_byte(lambda _: built(deck), edited)
+    said = str(failed.value).split("\nassert ")[0].splitlines()  # pytest indents a message's later lines
+    diff = [line.removeprefix("  ") for line in said[1:]]
+    assert diff[:3] == ["--- example.md (the deck)", "+++ example.md (written back)", "@@ -8,7 +8,7 @@"], said
+    changed = [line for line in diff[3:] if line.startswith(("-", "+"))]
+    assert changed == ["-# An edited deck", "+# An example deck"], said  # the line that differs, with its context
+
+
+def test_the_deck_tests_run_on_the_one_deck_make_test_names(authors_deck):
+    """`make test DECK=NAME` sets JAXDECK_TEST_DECK: the deck tests run on that file alone, wherever it is."""
+    from support import ROOT
+
+    deck, _ = authors_deck
+    env = {**os.environ, "JAXDECK_TEST_DECK": str(deck)}
+    chosen = "write_back_gives or every_slide_has_notes"
+    listed = subprocess.run([sys.executable, "-m", "pytest", "-q", "--co", "-p", "no:randomly", __file__, "-k", chosen],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    ids = [line.split("::")[1] for line in listed.stdout.splitlines() if "::" in line]
+    assert ids == ["test_the_write_back_gives_the_deck_back_byte_for_byte[example]",
+                   "test_every_slide_has_notes[example]"], listed.stdout + listed.stderr
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", __file__, "-k", chosen],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0 and "2 passed" in ran.stdout, ran.stdout[-3000:] + ran.stderr[-2000:]
