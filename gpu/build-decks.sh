@@ -26,6 +26,7 @@ mkdir -p "$out"
   > "$out/install.txt" 2>&1 \
   || { tail -n 20 "$out/install.txt"; exit 1; }
 cp -r "$here/slides" "$work/talk" && cd "$work/talk" && mkdir logs
+: > "$out/results.txt"   # this run's lines only: an OUT used before keeps no deck's line from then
 for deck in ${DECKS:-*.md}; do
   [ "$deck" = README.md ] && continue
   start=$(date +%s)
