@@ -50,12 +50,28 @@ class DeckError(Exception):
         return self.format()
 
 
+class DeckProblems(DeckError):
+    """Every problem found in one deck at once, so that one build lists them all: each error's own
+    line and each warning's (``errors``, in the order of the file, as the CLI prints them), then
+    how many there are."""
+
+    def __init__(self, path: str | Path, errors: list[DeckError], warnings: list[DeckError] = ()):
+        said = [DeckError(w.path, w.line, f"warning: {w.message}", w.hint, w.slide) for w in warnings]
+        self.errors = sorted([*errors, *said], key=lambda e: (e.line or 0))
+        counted = f"{len(errors)} error{'s' * (len(errors) != 1)}"
+        if warnings:
+            counted += f" and {len(warnings)} warning{'s' * (len(warnings) != 1)}"
+        super().__init__(path, None, f"{counted} in the deck, each on its own line above",
+                         "fix them and build again (nothing ran)")
+
+
 class DecksFailed(DeckError):
     """Several decks of one build failed: each failure's own line, then how many (the others are built)."""
 
     def __init__(self, errors: list[DeckError], total: int):
-        self.errors = errors
         names = ", ".join(Path(e.path).stem if e.path else "?" for e in errors)
+        # a deck with several problems says each of them, then its count
+        self.errors = [each for e in errors for each in (e.errors + [e] if isinstance(e, DeckProblems) else [e])]
         super().__init__(None, None, f"{len(errors)} of {total} decks failed ({names}); every other deck is built")
 
     def lines(self) -> list[str]:

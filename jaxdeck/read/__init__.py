@@ -14,10 +14,15 @@ def deck_to_notebook(path: str | Path, build: str | Path | None = None, strict: 
     """The deck at ``path`` as a notebook whose cells carry RISE slideshow metadata.
 
     ``build``: the build folder whose ``images/`` caches the deck's remote images (``build/``);
-    ``strict``: a warning (a remote image that cannot be fetched) is an error.
+    ``strict``: a warning (a remote image that cannot be fetched) is an error. Every error and
+    warning the deck has is raised at once (:mod:`jaxdeck.read.problems`).
     """
+    from jaxdeck.read.problems import Problems
     from jaxdeck.read.source import read_notebook
     from jaxdeck.read.structure import derive
 
-    nb, lines = read_notebook(path, build, strict)
-    return derive(nb, lines, path)
+    problems = Problems(Path(path), strict)  # every problem of the deck, said together before anything runs
+    nb, lines = read_notebook(path, build, strict, problems)
+    nb = derive(nb, lines, path, problems.errors)
+    problems.raise_any()
+    return nb

@@ -109,7 +109,27 @@ def refusal(deck: Path, line: int | None, what: str, refused: Refused, folder: P
         return DeckError(deck, line, f"{what} '{src}' is outside the deck's folder, so the HTML deck "
                                      "and its copies cannot carry it",
                          f"copy it into {folder / 'images'} and link it as images/{name}")
+    close = near_names(refused.path) if refused.path is not None else []
+    if close:  # each as the deck would write it: in the folder the name gave
+        written = [posixpath.join(posixpath.dirname(file_part(src)), name) for name in close]
+        return DeckError(deck, line, f"{what} '{src}' not found",
+                         f"did you mean {' or '.join(repr(w) for w in written)}?")
     return DeckError(deck, line, f"{what} '{src}' not found", f"put the file at {refused.path} or fix the link")
+
+
+def near_names(missing: Path, most: int = 3) -> list[str]:
+    """The names of the files beside where ``missing`` was looked for that are closest to its name
+    (difflib; ``plot.png`` for ``Plot.png``, ``plot.svg`` for ``plot.png``): what a typo meant."""
+    from difflib import get_close_matches
+
+    try:
+        names = [p.name for p in missing.parent.iterdir() if p.is_file() and not p.name.startswith(".")]
+    except OSError:  # the folder is missing too
+        return []
+    lowered: dict[str, str] = {}
+    for name in sorted(names):
+        lowered.setdefault(name.lower(), name)
+    return [lowered[n] for n in get_close_matches(missing.name.lower(), list(lowered), n=most, cutoff=0.6)]
 
 
 def check(deck: Path, line: int | None, written: str, what: str = "image", within: str = "") -> Named:

@@ -30,7 +30,8 @@ from jaxdeck.places import is_theme_file, known_themes
 from jaxdeck.read.contained import MISSING, REASONS, Refused, check, check_raw_html, check_stylesheet, named
 from jaxdeck.read.formats import (HeaderLimit, HeaderLoader, bom_of, file_format, header_line_count, jupytext_yaml,
                                   jupytext_config, load_header, read_in_format, write_back)
-from jaxdeck.read.structure import trailing_attributes
+from jaxdeck.read.problems import Problems
+from jaxdeck.read.structure import is_myst, trailing_attributes
 from jaxdeck.records import OPTIONS_KEY, update_build
 from jaxdeck.tokens import parsed
 
@@ -119,14 +120,26 @@ def _entries(node, offset: int) -> dict[str, tuple[int, object]]:
             if isinstance(key, yaml.ScalarNode)}
 
 
-def check_header(path: Path, text: str) -> list[DeckError]:
+def check_header(path: Path, text: str, problems: Problems | None = None) -> list[DeckError]:
     """Reject a YAML header that does not parse, is closed by a near miss of '---', holds unknown deck
     options or a key close to one jaxdeck or jupytext reads (``jaxdek:``); returns the warnings: keys
     under ``jupyter:`` (a MyST header's root) that nothing reads, a deck option outside ``jaxdeck:``.
 
     A key that is not close to one of :data:`jaxdeck.options.READ_KEYS` is a warning, not an error:
     a notebook keeps whatever metadata the tools that wrote it put there, written back as it was
-    (:data:`jaxdeck.options.KEPT_KEYS` are those Jupyter's tools and MyST write, never warned of)."""
+    (:data:`jaxdeck.options.KEPT_KEYS` are those Jupyter's tools and MyST write, never warned of).
+
+    With ``problems`` each key's error is kept there and the other keys are read on; without,
+    the first one is raised."""
+    own = problems if problems is not None else Problems(path)
+    warnings = _header_problems(path, text, own)
+    if problems is None:
+        own.raise_any()
+    return warnings
+
+
+def _header_problems(path: Path, text: str, problems: Problems) -> list[DeckError]:
+    """The header's warnings; its errors go to ``problems`` (a header that is not YAML is raised)."""
     count = header_line_count(text)
     _check_closing(path, text, count)
     if text.startswith("---\n") and count == 0 and "\njupyter:" in text.split("\n\n")[0]:
@@ -166,64 +179,75 @@ def check_header(path: Path, text: str) -> list[DeckError]:
     else:
         spaces = [("under 'jupyter:'", jupyter)]
         for key, (line, _) in root.items() if whole else ():
-            if key in (OPTIONS_KEY, "rise"):
-                raise DeckError(path, line, f"'{key}:' at the header's root is not read",
-                                "indent it under a line 'jupyter:' (see slides/README.md, Header)")
-            known = key == "jupyter" or key in READ_KEYS or key in KEPT_KEYS  # MyST's, Pandoc's: jupytext's text
-            close = None if known else _close(key, ("jupyter", OPTIONS_KEY, "rise"))
-            if close:
-                raise DeckError(path, line, f"unknown key '{key}' at the header's root, so jupytext keeps it as text",
-                                f"did you mean '{close}'?")
+            with problems.gathered():
+                if key in (OPTIONS_KEY, "rise"):
+                    raise DeckError(path, line, f"'{key}:' at the header's root is not read",
+                                    "indent it under a line 'jupyter:' (see slides/README.md, Header)")
+                known = key == "jupyter" or key in READ_KEYS or key in KEPT_KEYS  # MyST's, Pandoc's: jupytext's text
+                close = None if known else _close(key, ("jupyter", OPTIONS_KEY, "rise"))
+                if close:
+                    raise DeckError(path, line, f"unknown key '{key}' at the header's root, so jupytext keeps it as text",
+                                    f"did you mean '{close}'?")
     for where, entries in spaces:
         for key, (line, _) in entries.items():
-            if key in TYPES and where == "under 'jupyter:'":  # a notebook's title, never shown (MyST's is its own)
-                warnings.append(DeckError(path, line, f"'{key}' {where} is not read as a deck option, so it "
-                                          "does nothing", f"move it under '{OPTIONS_KEY}:' (slides/README.md, Header)"))
-                continue
-            if key in READ_KEYS or key in KEPT_KEYS:
-                continue
-            close = _close(key, READ_KEYS)
-            if close:
-                raise DeckError(path, line, f"unknown key '{key}' {where}, so what it holds is not read",
-                                f"did you mean '{close}'?")
-            warnings.append(DeckError(path, line, f"key '{key}' {where} is not one jaxdeck, jupytext or Jupyter "
-                                      "reads, so it does nothing",
-                                      f"deck options go under '{OPTIONS_KEY}:' (slides/README.md, Header)"))
+            with problems.gathered():
+                if key in TYPES and where == "under 'jupyter:'":  # a notebook's title, never shown (MyST's is its own)
+                    warnings.append(DeckError(path, line, f"'{key}' {where} is not read as a deck option, so it "
+                                              "does nothing", f"move it under '{OPTIONS_KEY}:' (slides/README.md, Header)"))
+                    continue
+                if key in READ_KEYS or key in KEPT_KEYS:
+                    continue
+                close = _close(key, READ_KEYS)
+                if close:
+                    raise DeckError(path, line, f"unknown key '{key}' {where}, so what it holds is not read",
+                                    f"did you mean '{close}'?")
+                warnings.append(DeckError(path, line, f"key '{key}' {where} is not one jaxdeck, jupytext or Jupyter "
+                                          "reads, so it does nothing",
+                                          f"deck options go under '{OPTIONS_KEY}:' (slides/README.md, Header)"))
     for where, entries in spaces:
         if OPTIONS_KEY in entries:
             line, node = entries[OPTIONS_KEY]
             given = header.get(OPTIONS_KEY) if where == "in the header" else header["jupyter"].get(OPTIONS_KEY)
-            _check_options(path, line, given, _entries(node, offset))
+            _check_options(path, line, given, _entries(node, offset), problems)
     return warnings
 
 
-def _check_options(path: Path, line: int, options, lines: dict[str, tuple[int, object]]) -> None:
-    """The deck options under ``jaxdeck:``: known keys, each of its type and range."""
+def _check_options(path: Path, line: int, options, lines: dict[str, tuple[int, object]],
+                   problems: Problems) -> None:
+    """The deck options under ``jaxdeck:``: known keys, each of its type and range (each option's error
+    goes to ``problems``)."""
     if options is None:
         return
     if not isinstance(options, dict):
-        raise DeckError(path, line, "'jaxdeck' must be a mapping of deck options",
-                        f"use keys among: {', '.join(sorted(TYPES))}")
+        problems.error(DeckError(path, line, "'jaxdeck' must be a mapping of deck options",
+                                 f"use keys among: {', '.join(sorted(TYPES))}"))
+        return
     for key, value in options.items():
-        at = lines.get(key if isinstance(key, str) else str(key), (line, None))[0]
-        if key not in TYPES:
-            close = _close(str(key), TYPES)
-            raise DeckError(path, at, f"unknown deck option '{key}'",
-                            f"did you mean '{close}'?" if close else f"use one of: {', '.join(sorted(TYPES))}")
-        if key in CHOICES and (isinstance(value, bool) or value not in CHOICES[key]):
-            choices = CHOICES[key]
-            raise DeckError(path, at, f"deck option '{key}' must be {_either(choices)}, not {value!r}",
-                            f"write {_either([f'{key}: {c}' for c in choices], quote=True)}")
-        if not isinstance(value, TYPES[key]):
-            raise DeckError(path, at, f"deck option '{key}' has the wrong type ({type(value).__name__})",
-                            "see slides/README.md for the deck options")
-        if key in ("duration", "words_per_minute", "max_output_mb", "max_code_lines") and (isinstance(value, bool) or value <= 0):
-            raise DeckError(path, at, f"deck option '{key}' must be a positive number, not {value!r}",
-                            "see slides/README.md for what it means")
-        if key == "theme" and is_theme_file(value):
-            theme_file(path, at, value)
-        elif key == "theme" and value not in known_themes():
-            raise DeckError(path, at, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
+        with problems.gathered():
+            _check_option(path, line, key, value, lines)
+
+
+def _check_option(path: Path, line: int, key, value, lines: dict[str, tuple[int, object]]) -> None:
+    """One deck option: a known key, of its type and range; a DeckError at its line."""
+    at = lines.get(key if isinstance(key, str) else str(key), (line, None))[0]
+    if key not in TYPES:
+        close = _close(str(key), TYPES)
+        raise DeckError(path, at, f"unknown deck option '{key}'",
+                        f"did you mean '{close}'?" if close else f"use one of: {', '.join(sorted(TYPES))}")
+    if key in CHOICES and (isinstance(value, bool) or value not in CHOICES[key]):
+        choices = CHOICES[key]
+        raise DeckError(path, at, f"deck option '{key}' must be {_either(choices)}, not {value!r}",
+                        f"write {_either([f'{key}: {c}' for c in choices], quote=True)}")
+    if not isinstance(value, TYPES[key]):
+        raise DeckError(path, at, f"deck option '{key}' has the wrong type ({type(value).__name__})",
+                        "see slides/README.md for the deck options")
+    if key in ("duration", "words_per_minute", "max_output_mb", "max_code_lines") and (isinstance(value, bool) or value <= 0):
+        raise DeckError(path, at, f"deck option '{key}' must be a positive number, not {value!r}",
+                        "see slides/README.md for what it means")
+    if key == "theme" and is_theme_file(value):
+        theme_file(path, at, value)
+    elif key == "theme" and value not in known_themes():
+        raise DeckError(path, at, f"unknown theme '{value}'", f"use one of: {', '.join(known_themes())}")
 
 
 def _either(values, quote: bool = False) -> str:
@@ -253,8 +277,10 @@ def _line_of(text: str, needle: str, limit: int) -> int:
 
 
 
-def check_fences(path: Path, text: str) -> None:
-    """Reject an unclosed code fence and fence metadata that jupytext cannot read."""
+def check_fences(path: Path, text: str, problems: Problems | None = None) -> None:
+    """Reject an unclosed code fence and fence metadata that jupytext cannot read (each kept in
+    ``problems`` when given, else the first raised)."""
+    own = problems if problems is not None else Problems(path)
     offset = header_line_count(text)
     lines = text.split("\n")
     body = "\n".join(lines[offset:])
@@ -265,13 +291,71 @@ def check_fences(path: Path, text: str) -> None:
         closing = lines[offset + end - 1].strip() if end - start > 1 else ""
         fence = token.markup
         if not (closing.startswith(fence[0] * len(fence)) and set(closing) == {fence[0]}):
-            raise DeckError(path, offset + start + 1, f"code fence '{fence}' is never closed",
-                            f"add a line '{fence}' after the code")
+            own.error(DeckError(path, offset + start + 1, f"code fence '{fence}' is never closed",
+                                f"add a line '{fence}' after the code"))
+            continue
         info = token.info.strip()
         language, _, meta = info.partition(" ")
         meta = meta.strip()
         if meta and language in ("python", "python3", "ipython", "ipython3"):
-            _check_fence_metadata(path, offset + start + 1, meta)
+            with own.gathered():
+                _check_fence_metadata(path, offset + start + 1, meta)
+    if problems is None:
+        own.raise_any()
+
+
+#: Pygments' lexers for Python: a fence named by one of their names (``py``, ``ipython3``) is Python
+_PYTHON_LEXERS = ("PythonLexer", "Python2Lexer", "IPythonLexer", "IPython3Lexer")
+
+
+def kernel_language(nb: nbformat.NotebookNode) -> str:
+    """The language the deck's code cells are in: its kernel's (``python`` unless the header says)."""
+    spec = nb.metadata.get("kernelspec") or {}
+    info = nb.metadata.get("language_info") or {}
+    return str(spec.get("language") or info.get("name") or "python")
+
+
+def _names_the_language(name: str, language: str) -> bool:
+    """Whether a fence's language ``name`` means the kernel's ``language``: one of its other names
+    (Pygments' aliases: ``py``, ``ipython``, ``Python``) or a typo of it (``pyhton``; difflib), and not
+    the name of another language (``cython``)."""
+    from pygments.lexers import find_lexer_class_by_name
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = find_lexer_class_by_name(name).__name__
+    except ClassNotFound:
+        lexer = None
+    if language.lower() == "python" and lexer in _PYTHON_LEXERS:
+        return True
+    if lexer is not None:
+        return name.lower() == language.lower()
+    return bool(get_close_matches(name.lower(), [language.lower()], n=1, cutoff=0.75))
+
+
+def check_fence_languages(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int], problems: Problems) -> None:
+    """A fence left in a markdown cell is a listing, shown and never run; one whose language is an alias
+    or a near miss of the kernel's (```` ```pyhton ````, ```` ```py ````, ```` ```{python} ````) was
+    surely meant to run: a warning at its line that names the spelling that runs. A MyST notebook's
+    code cells are ``{code-cell}`` fences, and its ```` ```python ```` fences listings: not checked."""
+    if is_myst(nb):
+        return
+    language = kernel_language(nb)
+    for cell, line in zip(nb.cells, cell_lines):
+        if cell.cell_type != "markdown":
+            continue
+        for token in parsed(_markdown, cell.source):
+            if token.type != "fence" or token.map is None or not token.info.strip():
+                continue
+            written = token.info.strip().split()[0]
+            name = written.removeprefix("{").removesuffix("}")
+            if not name or written == language or not _names_the_language(name, language):
+                continue
+            fence = token.markup
+            problems.warn(DeckError(path, line + token.map[0],
+                                    f"code fence '{fence}{written}' is shown as a listing and never runs",
+                                    f"write '{fence}{language}' to run it, or name another language "
+                                    f"(e.g. '{fence}text') for a listing"))
 
 
 def _check_fence_metadata(path: Path, line: int, meta: str) -> None:
@@ -290,15 +374,28 @@ def _check_fence_metadata(path: Path, line: int, meta: str) -> None:
 
 def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
                  build: Path | None = None, strict: bool = False,
-                 warnings: list[str] | None = None) -> dict[str, str]:
+                 warnings: list[str] | None = None, problems: Problems | None = None) -> dict[str, str]:
     """Every image a markdown cell shows must exist next to the deck (decks present offline).
 
     A remote image is fetched once into ``BUILD/images/`` (see :mod:`jaxdeck.read.images`);
     returns ``{url: cached file}`` for them; one it refuses to fetch is a DeckError. One that
     cannot be fetched for want of a network (and no cached copy) maps to ``""``: the deck shows its alt text, and a line naming file:line and how to
     vendor it goes to ``warnings``; with ``strict`` it is a DeckError instead. A notebook written
-    for the web (a Colab badge at its top) still builds offline.
+    for the web (a Colab badge at its top) still builds offline. With ``problems``, every picture's
+    problem is kept there (the warnings too) and the others are checked on.
     """
+    own = problems if problems is not None else Problems(path, strict)
+    remote = _images(path, nb, cell_lines, build, own)
+    if problems is None:
+        own.raise_any()
+        if warnings is not None:
+            warnings.extend(own.warning_lines())
+    return remote
+
+
+def _images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int], build: Path | None,
+            problems: Problems) -> dict[str, str]:
+    """:func:`check_images`, each problem kept in ``problems``."""
     from jaxdeck.read.images import FetchError, fetch
 
     remote: dict[str, str] = {}
@@ -306,7 +403,8 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
         if cell.cell_type != "markdown":
             continue
         tokens = parsed(_markdown, cell.source)
-        check_raw_html(path, line, tokens)  # what its raw HTML loads: files inside the deck's folder too
+        with problems.gathered():
+            check_raw_html(path, line, tokens)  # what its raw HTML loads: files inside the deck's folder too
         for token in tokens:
             depth = 0  # inside a link: an image there is a badge, decoration
             for child in token.children or []:
@@ -320,20 +418,20 @@ def check_images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int],
                         try:
                             remote[src] = str(fetch(src, BUILD if build is None else build))
                         except FetchError as err:
-                            failed = DeckError(path, where, f"image '{src}' cannot be fetched ({err})",
-                                               f"download it next to the deck (e.g. to "
-                                               f"{path.parent / 'images' / err.name}) and link the local file")
-                            if strict or not err.offline:  # refused (a private address, not an image): always
-                                raise failed from None
+                            hint = (f"download it next to the deck (e.g. to {path.parent / 'images' / err.name}) "
+                                    "and link the local file")
+                            failed = f"image '{src}' cannot be fetched ({err})"
                             remote[src] = ""
-                            if warnings is not None:
-                                shown = "a badge, it shows as its link's text" if depth else "it shows as its alt text"
-                                warnings.append(f"{failed.location()}: {failed.message}, so {shown}; "
-                                                f"{failed.hint} (--strict makes this an error)")
+                            if not err.offline:  # refused (a private address, not an image): always an error
+                                problems.error(DeckError(path, where, failed, hint))
+                                continue
+                            shown = "a badge, it shows as its link's text" if depth else "it shows as its alt text"
+                            problems.warn(DeckError(path, where, f"{failed}, so {shown}", hint))
                     continue
                 if src.startswith("data:"):
                     continue
-                check_local_image(path, where, src)
+                with problems.gathered():
+                    check_local_image(path, where, src)
     return remote
 
 
@@ -343,10 +441,12 @@ def check_local_image(path: Path, where: int, src: str) -> None:
     check(path, where, src)
 
 
-def check_slide_images(path: Path, text: str, nb: nbformat.NotebookNode, cell_lines: list[int]) -> None:
+def check_slide_images(path: Path, text: str, nb: nbformat.NotebookNode, cell_lines: list[int],
+                       problems: Problems | None = None) -> None:
     """The header's ``logo`` and each slide's ``background-image`` (``## Title {background-image=...}``)
     are local files inside the deck's folder, as the images a slide shows are; a web URL is refused
-    (neither is fetched: copy it beside the deck)."""
+    (neither is fetched: copy it beside the deck). Each problem goes to ``problems`` when given."""
+    own = problems if problems is not None else Problems(path)
     shown: list[tuple[int, str]] = []
     logo = DeckOptions.of(nb).logo
     if logo:
@@ -361,9 +461,13 @@ def check_slide_images(path: Path, text: str, nb: nbformat.NotebookNode, cell_li
                 shown.append((line + (token.map[0] if token.map else 0), str(found[1]["background-image"])))
     for where, src in shown:
         if src.startswith(("http://", "https://", "//")):
-            raise DeckError(path, where, f"image '{src}' is a web URL; a logo or slide background is not fetched",
-                            f"download it next to the deck (e.g. into {path.parent / 'images'}) and link the local file")
-        check_local_image(path, where, src)
+            own.error(DeckError(path, where, f"image '{src}' is a web URL; a logo or slide background is not fetched",
+                                f"download it next to the deck (e.g. into {path.parent / 'images'}) and link the local file"))
+            continue
+        with own.gathered():
+            check_local_image(path, where, src)
+    if problems is None:
+        own.raise_any()
 
 
 def _attribute_lines(state) -> None:
@@ -484,18 +588,35 @@ def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
     return number, (theirs[number - 1] if number <= len(theirs) else ""), ""
 
 
-def read_notebook(path: str | Path, build: str | Path | None = None,
-                  strict: bool = False) -> tuple[nbformat.NotebookNode, list[int]]:
+def read_notebook(path: str | Path, build: str | Path | None = None, strict: bool = False,
+                  problems: Problems | None = None) -> tuple[nbformat.NotebookNode, list[int]]:
     """The jupytext notebook of a deck and the source line of each cell, or a DeckError.
 
     ``build`` is the build folder whose ``images/`` caches remote images (``build/`` by default);
     ``strict`` (or the header's ``strict: true``) makes a warning, such as a remote image that
     cannot be fetched or an unknown cell tag, an error. Warnings are kept in the build record (``warnings``).
+    Every problem found is raised at once (:mod:`jaxdeck.read.problems`); with ``problems`` they are
+    left there instead, for the next stage of the reader to add its own.
     """
     path = Path(path)
+    own = problems if problems is not None else Problems(path, strict)
+    try:
+        nb, lines = _read(path, build, own)
+    except DeckError as stopped:  # nothing further can be read: said with what was found before it
+        own.raise_any(stopped)
+        raise
+    if problems is None:
+        own.raise_any()
+    if own.warnings:
+        update_build(nb, warnings=own.warning_lines())
+    return nb, lines
+
+
+def _read(path: Path, build: str | Path | None, problems: Problems) -> tuple[nbformat.NotebookNode, list[int]]:
+    """:func:`read_notebook`: every problem it can step over goes to ``problems``; one it cannot is raised."""
     text = read_text(path)
-    unread = check_header(path, text)
-    check_fences(path, text)
+    unread = check_header(path, text, problems)
+    check_fences(path, text, problems)
     config = jupytext_config(path)
     try:
         # Records the write-back filters in the notebook itself, so that plain
@@ -511,14 +632,12 @@ def read_notebook(path: str | Path, build: str | Path | None = None,
     if not nb.cells:
         raise DeckError(path, 1, "the deck has no slides", "add a title slide, e.g. '# My talk'")
     lines = cell_lines(text, nb)
-    warnings: list[str] = []
-    strict = strict or DeckOptions.of(nb).strict
+    problems.strict = problems.strict or DeckOptions.of(nb).strict
     for problem in unread + check_vocabulary(path, nb, lines):
-        if strict:
-            raise problem
-        warnings.append(f"{problem} (--strict makes this an error)")
-    check_slide_images(path, text, nb, lines)
-    images = check_images(path, nb, lines, Path(build) if build is not None else None, strict, warnings)
-    if images or warnings:
-        update_build(nb, images=images or None, warnings=warnings or None)
+        problems.warn(problem)
+    check_fence_languages(path, nb, lines, problems)
+    check_slide_images(path, text, nb, lines, problems)
+    images = _images(path, nb, lines, Path(build) if build is not None else None, problems)
+    if images:
+        update_build(nb, images=images)
     return nb, lines

@@ -47,6 +47,9 @@ _myst_markdown = (MarkdownIt("commonmark").use(colon_fence_plugin).use(dollarmat
                   .use(myst_block_plugin))
 #: Jupyter Book's tag for a cell that shows nowhere
 REMOVE_CELL = "remove-cell"
+#: an HTML block that ends at a closing mark of its own (a comment, ``<pre>``...), not at a blank line
+#: (CommonMark's HTML blocks 1 to 5): its lines are its own, a ``---`` there too
+_CLOSED_HTML = re.compile(r"^\s*<(!--|\?|!\[CDATA\[|![A-Za-z]|(script|pre|style|textarea)[\s>])", re.IGNORECASE)
 #: a MyST target, ``(label)=``, names the heading right under it
 _TARGET = re.compile(r"^\(\S[^()]*\)=\s*$")
 
@@ -94,7 +97,7 @@ def _marker_of(token_type: str, token, inline, source_lines: list[str]) -> str |
 
 
 def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: bool = False,
-                 notes: bool = True) -> list[Piece]:
+                 notes: bool = True, problems: list[DeckError] | None = None) -> list[Piece]:
     """Where a markdown cell starts new pieces, with the kind each piece starts.
 
     A heading that starts a piece takes the MyST targets (``(label)=``) right above it along.
@@ -102,10 +105,56 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
     starts with ``Note:`` is the author's prose, like any other. A MyST notebook is a document
     as Jupyter Book reads it: ``---`` there is a transition (a rule), not a slide break, and
     no paragraph is a marker; its slides start at its headings.
+
+    A wrong marker is a DeckError at its line: kept in ``problems`` when given (the cell is read
+    on), else raised.
     """
+    found: list[DeckError] = []
+    pieces = _split_points(cell_source, path, line, headings, myst, notes, found)
+    if problems is not None:
+        problems.extend(found)
+    elif found:
+        raise found[0]
+    return pieces
+
+
+def _unbroken_breaks(tokens, source_lines: list[str], path: Path, line: int) -> list[DeckError]:
+    """A ``---`` or ``--`` line outside a fence that starts no slide: right under a list item, a quote
+    or any other block, CommonMark reads it as part of that block (a rule or a heading inside it, or
+    a line of its text), and the next slide would end up in this one."""
+    verbatim: set[int] = set()  # the lines of fences and indented code: text, never markers
+    breaks: set[int] = set()  # the lines that do start a slide: a rule of their own, a blank line above
+    underlines: set[int] = set()  # a heading's underline right under its text: said by its own error
+    for token in tokens:
+        if token.map is None:
+            continue
+        if token.type in ("fence", "code_block", "math_block") or \
+                token.type == "html_block" and _CLOSED_HTML.match(token.content):
+            verbatim.update(range(*token.map))
+        first = token.map[0]
+        if token.type in ("hr", "paragraph_open") and token.level == 0 \
+                and (first == 0 or not source_lines[first - 1].strip()):
+            breaks.add(first)  # a rule, or a paragraph '--', of its own
+        if token.type == "heading_open" and token.level == 0 and token.markup == "-":
+            underlines.add(token.map[1] - 1)
+    found = []
+    for index, text in enumerate(source_lines):
+        marker = text.strip()
+        if marker not in BREAKING or index in verbatim | breaks | underlines:
+            continue
+        found.append(DeckError(path, line + index, f"'{marker}' right under the block above it is read as part "
+                               "of that block (a list, a quote...), so it starts no slide",
+                               f"leave a blank line above '{marker}', at the start of its line, to start a new slide"))
+    return found
+
+
+def _split_points(cell_source: str, path: Path, line: int, headings: bool, myst: bool, notes: bool,
+                  problems: list[DeckError]) -> list[Piece]:
     tokens = parsed(_myst_markdown if myst else _markdown, cell_source)
     source_lines = cell_source.split("\n")
     pieces: list[Piece] = []
+    if not myst:
+        problems.extend(_unbroken_breaks(tokens, source_lines, path, line))
     for index, token in enumerate(tokens):
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue
@@ -115,16 +164,17 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
         if token.type == "heading_open" and token.markup in ("-",) and inline is not None:
             underline = cell_source.split("\n")[token.map[1] - 1].strip()
             if underline in BREAKING:
-                raise DeckError(path, line + token.map[1] - 1,
-                                f"'{underline}' right under a line of text makes that line a heading",
-                                f"leave a blank line before '{underline}' to start a new slide")
+                problems.append(DeckError(path, line + token.map[1] - 1,
+                                          f"'{underline}' right under a line of text makes that line a heading",
+                                          f"leave a blank line above '{underline}' to start a new slide"))
         if myst:  # a document: its slides start at its headings only
             if headings and token.type == "heading_open":
                 pieces.append(_heading_piece(token, start, source_lines, pieces))
             continue
         text = _marker_of(token.type, token, inline, source_lines)
         if text is not None and token.type == "hr" and text != SLIDE_MARKER:
-            raise DeckError(path, where, f"unknown slide break '{text}'", BREAK_HINT)
+            problems.append(DeckError(path, where, f"unknown slide break '{text}'", BREAK_HINT))
+            continue
         if token.type == "paragraph_open" and inline is not None:
             content = inline.content.strip()
             first_line = content.split("\n")[0].strip()
@@ -136,7 +186,8 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
                 continue
             miss = near_miss(content, first_line, notes)
             if miss:
-                raise DeckError(path, where, f"unknown slide spelling '{first_line}'", miss.hint)
+                problems.append(DeckError(path, where, f"unknown slide spelling '{first_line}'", miss.hint))
+                continue
         if token.type == "hr":
             pieces.append(Piece(start, SLIDE, SLIDE_MARKER))
             continue
@@ -191,10 +242,13 @@ def is_myst(nb: nbformat.NotebookNode) -> bool:
     return representation.get("format_name") == "myst"
 
 
-def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbformat.NotebookNode:
+def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
+           problems: list[DeckError] | None = None) -> nbformat.NotebookNode:
     """Split markdown cells at markers and record each cell's slide type, line and slide number.
 
-    MyST cells stay whole, their inner breaks recorded in ``metadata.jaxdeck.breaks``.
+    MyST cells stay whole, their inner breaks recorded in ``metadata.jaxdeck.breaks``. A wrong marker
+    is a DeckError at its line: every one is kept in ``problems`` when given, else the first is raised
+    once all are found.
     """
     path = Path(path)
     myst = is_myst(nb)
@@ -202,19 +256,23 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbf
     # a MyST cell is never cut, so a cell with metadata of its own has its breaks found too
     splittable = [c.cell_type == "markdown" and (myst or not explicit_metadata(c)) for c in nb.cells]
     # slide markers first: without them the file is a document, and 'Note:' is its prose
-    found = [split_points(c.source, path, line, False, myst, notes=False) if ok else []
+    said: list[DeckError] = []  # each pass finds the same wrong markers: those of the last pass are said
+    found = [split_points(c.source, path, line, False, myst, notes=False, problems=said) if ok else []
              for c, line, ok in zip(nb.cells, lines, splittable)]
     marker_mode = any(is_breaking(pieces) for pieces in found)
     if marker_mode:
-        found = [split_points(c.source, path, line, False, myst) if ok else []
+        said = []
+        found = [split_points(c.source, path, line, False, myst, problems=said) if ok else []
                  for c, line, ok in zip(nb.cells, lines, splittable)]
+    else:
+        said = []
     cells = []
     for cell, line, ok, pieces in zip(nb.cells, lines, splittable, found):
         if not ok:
             cells.append((cell, Piece(0, CONTINUE, None), line, []))
             continue
         if not marker_mode:
-            pieces = split_points(cell.source, path, line, True, myst, notes=False)
+            pieces = split_points(cell.source, path, line, True, myst, notes=False, problems=said)
         split = _split_cell(cell, pieces) if pieces and not myst else None
         if not split:
             first = pieces[0] if pieces and pieces[0].start == 0 else None
@@ -226,6 +284,10 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path) -> nbf
         for new, piece in split:
             cells.append((new, piece, line + piece.start, []))
 
+    if problems is not None:
+        problems.extend(said)
+    elif said:
+        raise said[0]
     slide = 0
     column = False
     result = []

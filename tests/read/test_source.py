@@ -145,3 +145,35 @@ def test_a_header_whose_root_is_not_yaml_is_read_as_jupytext_reads_it(write_deck
     assert round_trip_difference(deck) is None
     broken = write_deck("---\njupyter:\n  jaxdeck: [unclosed\n---\n\n# T\n", name="broken.md")
     assert "invalid YAML in the header" in str(error_of(broken))  # the part jupytext reads still must parse
+
+
+# a fence whose language is not the kernel's is a listing: one that meant Python is a warning at its line
+
+def fence_deck(info: str) -> str:
+    return f"# Title\n\nNote: said.\n\n---\n\n## Demo\n\n```{info}\nx = 1\nx + 1\n```\n"
+
+
+@pytest.mark.parametrize("info", ["pyhton", "pytohn", "py", "Python", "ipython", "ipython3", "py3", "{python}",
+                                  "pyhton tags=[\"check\"]"])
+def test_a_fence_that_meant_python_is_a_warning_naming_what_runs(write_deck, info):
+    from jaxdeck.records import BuildRecord
+
+    deck = write_deck(fence_deck(info))
+    nb, _ = read_notebook(deck)
+    assert [c.cell_type for c in nb.cells].count("code") == 0  # jupytext left it a listing
+    said = BuildRecord.of(nb).warnings or []
+    written = info.split()[0]
+    assert len(said) == 1 and said[0].startswith(f"{deck}:9: code fence '```{written}' is shown as a listing "
+                                                  "and never runs; write '```python' to run it"), said
+    with pytest.raises(DeckError) as caught:
+        read_notebook(deck, strict=True)
+    assert caught.value.line == 9 and "'```python'" in str(caught.value)
+
+
+@pytest.mark.parametrize("info", ["python", "python3", "text", "console", "pycon", "cython", "bash", "markdown",
+                                  "json", "yaml", "c++", ""])
+def test_a_fence_of_another_language_is_a_listing_said_nothing_of(write_deck, info):
+    from jaxdeck.records import BuildRecord
+
+    nb, _ = read_notebook(write_deck(fence_deck(info)))
+    assert not BuildRecord.of(nb).warnings

@@ -160,3 +160,47 @@ def test_a_myst_notebook_is_a_document_whose_rule_is_no_slide_break(write_deck):
               "kernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n\n")
     nb = deck_to_notebook(write_deck(header + "# Guide\n\nIntro.\n\n## One\n\nText.\n\n## Two\n\nMore.\n\n---\n\nThe end.\n"))
     assert nb.metadata["jaxdeck_build"]["marker_mode"] is False and slide_count(nb) == 3
+
+
+# a '---' right under a block: CommonMark reads it as part of the block, so it would start no slide
+
+SWALLOWING = {
+    # the list's last item takes '---' (a rule inside the item): the next slide, columns and all, ended in the notes
+    "list": ("# Title\n\nNote: hello\n\n- a point\n---\n\n## Two\n\n|||\n\nleft\n\n|||\n\nright\n", 6),
+    "numbered list": ("# Title\n\n1. first\n2. second\n---\n\n## Two\n\ntext\n", 5),
+    "list item's text": ("# Title\n\n- a point\n  ---\n\n## Two\n\ntext\n", 4),
+    "quote": ("# Title\n\n> a quote\n---\n\n## Two\n\ntext\n", 4),
+    "table": ("# Title\n\n| a | b |\n| - | - |\n| 1 | 2 |\n---\n\n## Two\n\ntext\n", 6),
+    "sub-slide under a list": ("# Title\n\n---\n\n## Two\n\n- a point\n--\n\n### Down\n\ntext\n", 8),
+    "html": ("# Title\n\n<div>a box</div>\n---\n\n## Two\n\ntext\n", 4),
+}
+
+
+@pytest.mark.parametrize("text, line", SWALLOWING.values(), ids=SWALLOWING.keys())
+def test_a_break_right_under_a_block_is_an_error_at_its_line(write_deck, text, line):
+    deck = write_deck(text)
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(deck)
+    assert caught.value.line == line and "leave a blank line above" in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize("text", [t for t, _ in SWALLOWING.values()], ids=SWALLOWING.keys())
+def test_with_a_blank_line_above_the_break_starts_the_slide_the_author_wrote(write_deck, text):
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.strip() in ("---", "--") and lines[i - 1].strip())
+    lines[at] = "\n" + lines[at].strip()
+    nb = deck_to_notebook(write_deck("\n".join(lines)))
+    written = [line for line in lines if line.startswith("#")]
+    headings = [next(line for line in c.source.split("\n") if line.startswith("#"))
+                for c in nb.cells if c.metadata["jaxdeck"]["slide_type"] in ("slide", "subslide")]
+    assert slide_count(nb) == len(written) and headings == written
+    assert not any("|||" in said or "##" in said for said in sum(notes_by_slide(nb).values(), []))
+
+
+@pytest.mark.parametrize("text", [
+    "# Title\n\n```python\nx = 1\n---\ny = 2\n```\n\n---\n\n## Two\n",  # a fence's lines are code
+    "# Title\n\n~~~markdown\n- a point\n---\n~~~\n\n---\n\n## Two\n",
+    "# Title\n\n    - indented code\n    ---\n\n---\n\n## Two\n",
+])
+def test_a_break_inside_a_fence_is_text(write_deck, text):
+    assert slide_count(deck_to_notebook(write_deck(text))) == 2
