@@ -5,7 +5,9 @@ the deck's size (1280x720 px unless its header says otherwise): one page per sli
 deck (widgets as their static fallback, which the HTML export already keeps).
 Nothing is cut silently: long code lines wrap (themes/jaxdeck/static/print.css)
 and a slide taller or wider than its page is scaled down to fit (``jaxdeck check``
-reports such slides, with how many pixels they overflow).
+reports such slides, with how many pixels they overflow). A ``{.scrollable}`` slide is printed as
+the talk first shows it, with a line saying it continues in the handout, which prints all of it
+beneath the slide's notes (``themes/jaxdeck/scripts/print-scrolled.js``).
 
 ``build/pdf/NAME-handout.pdf`` is portrait, on A4 or Letter (the header's ``paper``): a title
 page with the deck's metadata and the machine its outputs were produced on, then per slide
@@ -88,6 +90,7 @@ def print_view(browser, html: str | Path, width: int = DeckOptions.width, height
     with open_served(browser, html, "print-ready.js", width, height, query=PRINT_QUERY, ready_s=20) as page:
         add_style(page, PRINT_CSS.read_text(encoding="utf-8"))
         fonts_ready(page)
+        run_script(page, "print-scrolled.js", [width, height])  # a .scrollable slide: its first view, the rest in the handout
         run_script(page, "fit-pages.js", [width, height, SCREEN_MARGIN])
         run_script(page, "print-marks.js")  # the footer and logo on every page, not once
         yield page

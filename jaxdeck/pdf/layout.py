@@ -60,10 +60,31 @@ class HandoutLayout:
         return cls(per_page, PAPERS[flags.paper or options.paper])
 
     def page(self) -> dict:
-        """What the handout's script lays slides out by: slides a page, and the height of a page
-        inside its margins (a CSS length), which each slide takes its share of."""
+        """What the handout's script lays slides out by: slides a page, the height of a page inside its
+        margins, which each slide takes its share of, and the width of each slide's picture (CSS lengths)."""
         height = self.paper.height_mm - MARGIN_MM["top"] - MARGIN_MM["bottom"]
-        return {"perPage": self.per_page, "height": f"{height:g}mm"}
+        return {"perPage": self.per_page, "height": f"{height:g}mm", "frameWidth": f"{self.frame_width_mm():.1f}mm"}
+
+    def frame_width_mm(self) -> float:
+        """How wide each slide is printed: as wide as its share of the page allows, with room for its
+        notes (beneath it two a page, beside it three a page). The slides' smallest text (20 px outputs)
+        stays at 6 pt or more from 142 mm (a 1280 px slide), so a handout is read without a loupe."""
+        width = self.paper.width_mm - MARGIN_MM["left"] - MARGIN_MM["right"]
+        share = (self.paper.height_mm - MARGIN_MM["top"] - MARGIN_MM["bottom"]) / self.per_page
+        if self.per_page == 1:
+            return width - 1
+        if self.per_page == 2:
+            return min(width, (share - HEAD_MM - NOTES_BENEATH_MM - SHEET_GAP_MM[2]) * SLIDE_ASPECT)
+        return min(width - NOTES_BESIDE_MM, (share - SHEET_GAP_MM[3]) * SLIDE_ASPECT)
+
+
+#: the handout's room for a slide's heading, and under each slide's block (its border and gap: handout.css),
+#: by slides a page, in millimetres
+HEAD_MM, SHEET_GAP_MM = 8, {2: 6, 3: 2.5}
+#: the room kept for notes beneath a slide (two a page) or beside it (three a page, the heading on top), in millimetres
+NOTES_BENEATH_MM, NOTES_BESIDE_MM = 28, 35
+#: the slides' shape on paper (the default 1280x720)
+SLIDE_ASPECT = 16 / 9
 
 
 def add_flags(command) -> None:

@@ -25,8 +25,19 @@ def test_every_choice_a_header_may_make_has_its_paper_and_page_share():
     assert set(PAPERS) == set(CHOICES["paper"]) and DeckOptions().paper == CHOICES["paper"][0]
     assert DeckOptions().handout_per_page == CHOICES["handout_per_page"][0]
     for per_page in CHOICES["handout_per_page"]:
-        assert HandoutLayout(per_page, PAPERS["letter"]).page() == {"perPage": per_page, "height": "247.4mm"}
+        page = HandoutLayout(per_page, PAPERS["letter"]).page()
+        assert {key: page[key] for key in ("perPage", "height")} == {"perPage": per_page, "height": "247.4mm"}
     assert HandoutLayout().page()["height"] == "265mm"  # A4's 297 mm less the 18 and 14 mm margins
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_each_slide_is_as_wide_as_its_share_allows_and_its_smallest_text_stays_6pt(paper):
+    width = PAPERS[paper].width_mm - 32  # inside the 16 mm side margins
+    widths = [HandoutLayout(per_page, PAPERS[paper]).frame_width_mm() for per_page in (1, 2, 3)]
+    assert widths[0] == pytest.approx(width - 1) and widths == sorted(widths, reverse=True)
+    # a 1280 px slide's 20 px outputs, printed 0.96 of its page (the screen's margin), at 6 pt or more
+    assert all(w / 25.4 * 96 / 1280 * 20 * 0.75 * 0.96 >= 6 for w in widths)
+    assert all(w >= 0.75 * width for w in widths)  # the page used: no slide under 3/4 of its width
 
 
 def test_only_the_handouts_record_keeps_the_flags_given(tmp_path):

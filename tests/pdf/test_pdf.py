@@ -72,6 +72,27 @@ def first_page_ink(path: Path, tmp_path: Path) -> float:
     return sum(1 for p in pixels if abs(p - background) > 40) / len(pixels)
 
 
+#: DejaVu's ascent and descent, in ems: the height of a word's box as poppler gives it, over its font size
+BOX_PER_EM = 1.164
+
+
+def words(path: Path, page: int) -> list[tuple[str, float, float, float]]:
+    """Each word of page ``page``: its text, its font size in points (its box's height, poppler's
+    ``-bbox``, over :data:`BOX_PER_EM`), and the top and bottom of its box in points from the page's top."""
+    import html
+
+    found = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    return [(html.unescape(text), (float(y2) - float(y1)) / BOX_PER_EM, float(y1), float(y2)) for y1, y2, text in
+            re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', found)]
+
+
+def smallest_pt(path: Path, first: int = 1, last: int | None = None) -> float:
+    """The smallest font size, in points, of any word on pages ``first`` to ``last``."""
+    last = last or pdf_pages(path)
+    return min(size for page in range(first, last + 1) for _, size, _, _ in words(path, page))
+
+
 #: the handout's paper sizes, in points as pdfinfo gives them (Chromium's A4 is 8.28 x 11.71 in)
 PAPER_PT = {"a4": (595.9, 842.9), "letter": (612.0, 792.0)}
 
@@ -276,6 +297,38 @@ def test_the_handout_puts_that_many_slides_with_their_notes_on_each_page_of_that
     assert_notes_in_order(nb, printed.handout, raw=True)
 
 
+def empty_below(path: Path, page: int, tmp_path: Path, margins_mm: tuple[float, float] = (18, 14)) -> float:
+    """Share of the page's height inside its margins (top, bottom) under its last ink (pdftoppm, gray)."""
+    out = tmp_path / f"{path.stem}-{page}"
+    subprocess.run(["pdftoppm", "-r", "30", "-f", str(page), "-l", str(page), "-singlefile", "-gray", str(path),
+                    str(out)], check=True)
+    fields = out.with_suffix(".pgm").read_bytes().split(maxsplit=4)
+    width, height = int(fields[1]), int(fields[2])
+    pixels = fields[4][-width * height:]
+    paper_mm = page_size_pt(path)[1] / 72 * 25.4
+    top, bottom = (round(height * mm / paper_mm) for mm in (margins_mm[0], paper_mm - margins_mm[1]))
+    inked = [y for y in range(top, bottom) if min(pixels[y * width:(y + 1) * width]) < 200]
+    return 1 - (max(inked) - top) / (bottom - top)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("per_page", [2, 3])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_several_slides_a_page_fill_the_page_with_large_slides_and_nothing_under_6pt(small, browser, tmp_path,
+                                                                                      per_page, paper):
+    nb, outputs, _ = small
+    done = export_pdfs(nb, outputs.html, Outputs(outputs.deck, tmp_path), browser=browser, parts=("handout",),
+                       flags=HandoutFlags(per_page, paper))
+    (handout,) = done.paths
+    assert smallest_pt(handout) >= 6  # the slides' footer, number and provenance, the page header: all readable
+    # each slide as wide as 3/4 of the page inside its margins or more: its title's size against the slides PDF's
+    size = {path: next(pt for text, pt, _, _ in words(path, at) if text == "Second") for path, at in
+            ((outputs.pdf, 2), (handout, 2))}
+    content_pt = page_size_pt(handout)[0] - 32 / 25.4 * 72
+    assert size[handout] / size[outputs.pdf] * 960 >= 0.75 * content_pt
+    assert empty_below(handout, 2, tmp_path) < 0.2  # a full page of slides leaves little of it empty
+
+
 LONG_NOTES = """---
 jupyter:
   jaxdeck:
@@ -400,3 +453,21 @@ def test_a_bad_layout_in_the_header_stops_jaxdeck_pdf_in_one_line(tmp_path):
     (tmp_path / "talk.md").write_text(layout_header("paper: a3"), encoding="utf-8")
     done = run_cli("pdf", "talk.md", "--out", str(tmp_path / "build"), cwd=tmp_path)
     assert done.returncode == 1 and done.stderr.strip() == f"error: talk.md:4: {BAD_LAYOUT[3][1]}", done.stderr
+
+
+@pytest.mark.heavy
+def test_a_scrollable_slide_prints_its_first_view_and_the_handout_all_of_it_readable(tmp_path):
+    (outputs,) = build([FIXTURES / "pdf_scrollable.md"], tmp_path / "build", pdf=True, jobs=1)
+    lines = [f"step {k:02d} loss" for k in range(80)]
+    slide = normal(pdf_text(outputs.pdf, 2, 2))
+    assert "step 00 loss" in slide and "step 79 loss" not in slide  # as the talk first shows it, not shrunk
+    assert "continued in the handout" in slide
+    assert smallest_pt(outputs.pdf, 2, 2) >= 6
+    footer = min(top for text, _, top, _ in words(outputs.pdf, 2) if text == "Scrollable")
+    assert all(bottom <= footer for text, _, _, bottom in words(outputs.pdf, 2) if text == "step")  # nothing over the footer
+
+    handout = normal(pdf_text(outputs.handout, raw=True))
+    note = handout.find("the whole log is in the handout.")
+    positions = [handout.find(line, note) for line in lines]
+    assert note >= 0 and -1 not in positions and positions == sorted(positions)  # whole, in order, beneath the note
+    assert smallest_pt(outputs.handout) >= 6

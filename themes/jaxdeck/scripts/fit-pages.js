@@ -9,7 +9,8 @@
     // zoom, not transform: print fragmentation follows layout, and a transformed slide
     // taller than its page would still be cut at the page's edge
     section.style.removeProperty('zoom');
-    const h = Math.max(section.scrollHeight, section.offsetHeight);
+    // a .scrollable slide is cut at its first view (print-scrolled.js): what it hides is not scaled in
+    const h = section.classList.contains('scrollable') ? section.offsetHeight : Math.max(section.scrollHeight, section.offsetHeight);
     const w = Math.max(section.scrollWidth, section.offsetWidth);
     const fit = Math.min(1, height / h, width / w);
     const s = base * fit;

@@ -35,18 +35,21 @@
     frame.className = 'jd-frame';
     page.parentNode.insertBefore(sheet, page);
     frame.appendChild(page);
-    sheet.append(head, frame, body);
+    // three a page: the slide first, its heading and notes beside it (the sheet's CSS floats the slide)
+    if (layout.perPage === 3) sheet.append(frame, head, body); else sheet.append(head, frame, body);
     head.classList.add('jd-break');
     frames.push(frame);
   });
-  // several slides a page: each slide shrunk to the width the CSS gives its frame
-  if (layout.perPage > 1) {
-    frames.forEach((frame, i) => {
-      const page = frame.firstElementChild;
-      page.style.setProperty('width', `${widths[i]}px`);
-      page.style.setProperty('zoom', (frame.clientWidth / widths[i]).toFixed(4));
-    });
-  }
+  // each slide shrunk to the width the layout gives its frame (jaxdeck.pdf.layout.HandoutLayout.page);
+  // --jd-zoom tells the handout's CSS how far, so that the slide's small marks stay readable
+  root.style.setProperty('--jd-frame-width', layout.frameWidth);
+  frames.forEach((frame, i) => {
+    const page = frame.firstElementChild;
+    const zoom = (frame.clientWidth / widths[i]).toFixed(4);
+    page.style.setProperty('width', `${widths[i]}px`);
+    page.style.setProperty('zoom', zoom);
+    frame.style.setProperty('--jd-zoom', zoom);
+  });
   const title = document.createElement('div');
   title.className = 'jd-title-page';
   title.innerHTML = front;
