@@ -108,6 +108,22 @@ def check_port(ip: str, port: int) -> None:
                             "stop what uses it or pick another: make present PORT=8889 (--port 0: any free port)") from None
 
 
+def check_loopback(ip: str = LOOPBACK) -> None:
+    """A DeckError when this machine cannot connect to itself on ``ip`` (its loopback interface down,
+    or connections to it refused): said at once, not as a server that never answers."""
+    family = socket.AF_INET6 if ":" in ip else socket.AF_INET
+    try:
+        with socket.socket(family) as listening, socket.socket(family) as client:
+            listening.bind((ip, 0))
+            listening.listen(1)
+            client.settimeout(5)
+            client.connect(listening.getsockname()[:2])
+    except OSError as err:
+        raise DeckError(None, None, f"this machine cannot connect to itself on {ip} ({err.strerror or err}): "
+                        "the loopback interface is down or blocked, so no browser could reach the server",
+                        "bring it up (sudo ip link set lo up) or allow connections to 127.0.0.1") from None
+
+
 @dataclass
 class Server:
     """A started Jupyter server; ``stop()`` shuts it and its kernels down and removes ``home``."""
@@ -324,6 +340,8 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
                         "use an SSH port forward instead (see README), or pass --allow-remote if you really mean it")
     check_installed()
     check_extension()
+    if is_loopback(ip):
+        check_loopback(LOOPBACK if ip == "localhost" else ip)
     if port == 0:
         port = free_port(ip if is_loopback(ip) else LOOPBACK)
     else:

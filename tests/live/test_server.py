@@ -28,7 +28,7 @@ import pytest
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.errors import DeckError
 from jaxdeck.live.server import check_port
-from support import command_line
+from support import RUN_MARK, command_line, end_started_by
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -364,3 +364,27 @@ def test_a_temporary_folder_too_long_for_the_kernels_local_sockets_is_said_befor
         check_socket_room(deep)
     assert "too long a path for the live kernel's local sockets" in str(raised.value)
     assert "TMPDIR=/tmp" in str(raised.value) and len(str(raised.value).splitlines()) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("unshare") is None,
+                    reason="a network namespace of its own (unshare -n) needs root")
+def test_present_where_loopback_is_down_says_so_in_one_line_at_once(tmp_path):
+    """In a network namespace of its own, whose loopback interface is down (as `unshare -n` gives),
+    the server could never be reached: present says so before it starts one, instead of waiting."""
+    shutil.copy(FIXTURES.parent.parent / "jupytext.toml", tmp_path / "jupytext.toml")
+    (tmp_path / "slides").mkdir()
+    shutil.copy(FIXTURES / "present_demo.md", tmp_path / DECK)
+    mark = f"loopback-{os.getpid()}"
+    env = dict(os.environ, PYTHONPATH=str(FIXTURES.parents[1]), **{RUN_MARK: mark})
+    try:  # the deadline: a present that waits for its server runs into it
+        done = subprocess.run(["unshare", "-n", sys.executable, "-m", "jaxdeck", "present", DECK, "--port", "0",
+                               "--no-browser"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=45)
+    except subprocess.TimeoutExpired as err:
+        pytest.fail(f"present still waiting after {err.timeout} s: {err.stdout!r} {err.stderr!r}")
+    finally:
+        end_started_by(mark)  # the server a waiting present started, when it is killed at the deadline
+    if done.returncode != 0 and "unshare" in done.stderr.split(":")[0]:
+        pytest.skip(f"no network namespace here: {done.stderr.strip()}")
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode != 0 and len(lines) == 1, done.stdout + done.stderr
+    assert "cannot connect to itself on 127.0.0.1" in lines[0] and "loopback interface is down" in lines[0], lines
