@@ -29,7 +29,7 @@ from jaxdeck.atomic import write_text
 from jaxdeck.decks import ARTICLE_PDF, BUILD, Outputs
 from jaxdeck.errors import DeckError, DecksFailed, display_path
 from jaxdeck.places import own_build_folder
-from jaxdeck.pdf.layout import HandoutFlags
+from jaxdeck.pdf.layout import HandoutFlags, pdf_path
 from jaxdeck.progress import Progress
 from jaxdeck.records import OPTIONS_KEY, BuildRecord
 
@@ -189,7 +189,7 @@ def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
                 if article is not None:
                     stamps.save(outputs.article_pdf, sources.article_pdf_inputs(article))
             elif html is not None:
-                stamps.save(getattr(outputs, kind), sources.pdf_inputs(kind, html, deck, flags))
+                stamps.save(pdf_path(outputs, kind, flags), sources.pdf_inputs(kind, html, deck, flags))
     t_pdf = time.perf_counter()
     seconds = StageSeconds(t_convert - clock, t_execute - t_convert, t_html - t_execute,
                            t_pdf - t_html if printer is not None and plan.pdfs else None)

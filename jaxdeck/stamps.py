@@ -366,6 +366,8 @@ def plan(deck: Path, outputs: Outputs, sources: Sources, *, pdf: bool = False, f
     came from (``jaxdeck pdf`` and ``check`` keep outputs taken with ``--frozen``); ``flags``
     (``jaxdeck pdf --handout-per-page N --paper NAME``) reprint a handout printed otherwise.
     """
+    from jaxdeck.pdf.layout import pdf_path
+
     pdfs = PDFS if pdf else ()
     everything = pdfs + ((ARTICLE_PDF,) if article and pdf else ())
     if force or rerun:
@@ -381,7 +383,7 @@ def plan(deck: Path, outputs: Outputs, sources: Sources, *, pdf: bool = False, f
         return Plan(deck, outputs, False, True, pdfs + article_pdf, single, made_article)
     stale = []
     for kind in pdfs:
-        record = load(getattr(outputs, kind))
+        record = load(pdf_path(outputs, kind, flags))
         if reprint or record is None or record["inputs"] != sources.pdf_inputs(kind, html, deck, flags):
             stale.append(kind)
     return Plan(deck, outputs, False, False, tuple(stale) + article_pdf, single and not single_holds(sources, html, outputs),

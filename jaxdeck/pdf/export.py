@@ -14,8 +14,10 @@ page with the deck's metadata and the machine its outputs were produced on, then
 the slide exactly as it is printed in the slides PDF (the same laid-out page, shrunk: text
 stays text) with its speaker notes (so a PDF text extractor reads them, in order). One slide
 a page, its notes beneath, or (``handout_per_page: 2`` or ``3``, :mod:`jaxdeck.pdf.layout`)
-two or three a page, each slide with its notes beside it and, when longer, beneath it; a slide
-and its notes are kept on one page where they fit. Page headers carry the deck title and page
+two a page, each as wide as its share of the page allows with its notes beneath it, or three, each
+with its notes beside it and, when longer, beneath it; a slide and its notes are kept on one page
+where they fit, and no text on a slide prints under 6 pt. A handout laid out by a run's flags has
+a name of its own (``NAME-handout-2up-letter.pdf``). Page headers carry the deck title and page
 number; each slide starts with its slide number.
 
 ``build/article/NAME.pdf`` (``build --article --pdf``) is the article (:mod:`jaxdeck.article`)
@@ -48,7 +50,7 @@ from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, ope
 from jaxdeck.decks import ARTICLE_PDF, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
-from jaxdeck.pdf.layout import PAPERS, HandoutFlags, HandoutLayout
+from jaxdeck.pdf.layout import PAPERS, HandoutFlags, HandoutLayout, pdf_path
 from jaxdeck.machines import pages_of, ranges, split_of
 from jaxdeck.records import BuildRecord
 from jaxdeck.html.fit_record import read_cuts
@@ -225,7 +227,8 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
     shared by several decks; without one a browser is started for this call.
     ``parts`` names the PDFs to print (``"pdf"``, ``"handout"``, and :data:`ARTICLE_PDF` for
     ``outputs.article_pdf``, the article on the header's paper): a build reprints only those out of date.
-    ``flags`` lay the handout out for this run over the header (``jaxdeck pdf --handout-per-page N --paper NAME``).
+    ``flags`` lay the handout out for this run over the header (``jaxdeck pdf --handout-per-page N --paper NAME``),
+    into a file of its own (:func:`jaxdeck.pdf.layout.pdf_path`: ``NAME-handout-2up-letter.pdf``).
     The :class:`Printed` it returns holds the paths written and the seconds of each step.
     """
     width, height = slide_size(nb)
@@ -254,6 +257,6 @@ def export_pdfs(nb: nbformat.NotebookNode, html: Path, outputs: Outputs, browser
                     mark = time.perf_counter()
                     printed["handout"] = print_handout_from_view(page, nb, str(outputs.deck), flags)
                     steps["handout"] = time.perf_counter() - mark
-    written = [write_bytes(getattr(outputs, kind), data) for kind, data in printed.items()]
+    written = [write_bytes(pdf_path(outputs, kind, flags), data) for kind, data in printed.items()]
     steps["total"] = time.perf_counter() - clock
     return Printed(written, {k: round(v, 3) for k, v in steps.items()})

@@ -9,6 +9,7 @@ up-to-date check reads the flags too.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from jaxdeck.options import CHOICES, DeckOptions
 
@@ -43,6 +44,19 @@ class HandoutFlags:
     def given(self) -> dict:
         """The flags given, as the handout's record of what it was printed with keeps them."""
         return {key: value for key, value in asdict(self).items() if value is not None}
+
+    def suffix(self) -> str:
+        """What the flags add to the handout's name: ``-2up``, ``-letter``, ``-2up-letter``; nothing without flags."""
+        return "".join(f"-{part}" for part in (self.per_page and f"{self.per_page}up", self.paper) if part)
+
+
+def pdf_path(outputs, kind: str, flags: HandoutFlags | None = None) -> Path:
+    """Where a PDF of ``outputs`` (:class:`jaxdeck.decks.Outputs`) goes: ``kind`` names it as Outputs does;
+    a handout laid out by a run's flags has a name of its own (``NAME-handout-2up-letter.pdf``), so that
+    neither a later run with other flags nor one without (``make article PDF=1``) prints over it."""
+    path = getattr(outputs, kind)
+    suffix = (flags or HandoutFlags()).suffix() if kind == "handout" else ""
+    return path.with_name(f"{path.stem}{suffix}{path.suffix}") if suffix else path
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from jaxdeck.options import CHOICES, DeckOptions
-from jaxdeck.pdf.layout import PAPERS, HandoutFlags, HandoutLayout
+from pathlib import Path
+
+from jaxdeck.decks import Outputs
+from jaxdeck.pdf.layout import PAPERS, HandoutFlags, HandoutLayout, pdf_path
 from jaxdeck.stamps import Sources
 
 
@@ -49,3 +52,13 @@ def test_only_the_handouts_record_keeps_the_flags_given(tmp_path):
     assert sources.pdf_inputs("handout", html, deck, HandoutFlags(paper="letter")) == {**plain,
                                                                                        "flags": {"paper": "letter"}}
     assert sources.pdf_inputs("pdf", html, deck, HandoutFlags(3, "letter")) == sources.pdf_inputs("pdf", html, deck)
+
+
+@pytest.mark.parametrize("flags, name", [
+    (None, "talk-handout.pdf"), (HandoutFlags(), "talk-handout.pdf"), (HandoutFlags(2), "talk-handout-2up.pdf"),
+    (HandoutFlags(paper="letter"), "talk-handout-letter.pdf"), (HandoutFlags(3, "a4"), "talk-handout-3up-a4.pdf"),
+])
+def test_a_handout_laid_out_by_a_runs_flags_has_a_name_of_its_own(tmp_path, flags, name):
+    outputs = Outputs(Path("slides/talk.md"), tmp_path)
+    assert pdf_path(outputs, "handout", flags) == tmp_path / "pdf" / name
+    assert pdf_path(outputs, "pdf", flags) == outputs.pdf  # the slides PDF keeps its name

@@ -17,7 +17,7 @@ from jaxdeck.decks import Outputs
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.fit_record import CONTINUED, read_cuts
 from jaxdeck.pdf.export import Printed, export_pdfs, print_handout_from_view, print_view
-from jaxdeck.pdf.layout import HandoutFlags
+from jaxdeck.pdf.layout import HandoutFlags, pdf_path
 from jaxdeck.read.source import read_notebook
 from jaxdeck.read.structure import notes_by_slide, slide_count
 
@@ -286,15 +286,18 @@ SMALL_NOTES = {1: ("Alpha note",), 2: ("Bravo note", "Charlie note"), 3: ("Delta
 def test_the_handout_puts_that_many_slides_with_their_notes_on_each_page_of_that_paper(small, browser, tmp_path,
                                                                                        per_page, paper):
     nb, outputs, _ = small
-    printed = Outputs(outputs.deck, tmp_path)  # the module's own handout stays as the other tests read it
-    export_pdfs(nb, outputs.html, printed, browser=browser, parts=("handout",), flags=HandoutFlags(per_page, paper))
-    assert pages_and_paper(printed.handout) == (1 + math.ceil(4 / per_page), paper)  # the title page, then 4 slides
-    assert "PDF fixture deck" in normal(pdf_text(printed.handout, 1, 1))  # the title page as ever
+    flags = HandoutFlags(per_page, paper)
+    done = export_pdfs(nb, outputs.html, Outputs(outputs.deck, tmp_path), browser=browser, parts=("handout",),
+                       flags=flags)
+    (handout,) = done.paths
+    assert handout == tmp_path / "pdf" / f"pdf_small-handout-{per_page}up-{paper}.pdf"  # a name of its own
+    assert pages_and_paper(handout) == (1 + math.ceil(4 / per_page), paper)  # the title page, then 4 slides
+    assert "PDF fixture deck" in normal(pdf_text(handout, 1, 1))  # the title page as ever
     for number, notes in SMALL_NOTES.items():  # each slide on its page, its notes with it
         at = 2 + (number - 1) // per_page
-        page = normal(pdf_text(printed.handout, at, at, raw=True))
+        page = normal(pdf_text(handout, at, at, raw=True))
         assert f"Slide {number} / 4" in page and all(note in page for note in notes), (number, page)
-    assert_notes_in_order(nb, printed.handout, raw=True)
+    assert_notes_in_order(nb, handout, raw=True)
 
 
 def empty_below(path: Path, page: int, tmp_path: Path, margins_mm: tuple[float, float] = (18, 14)) -> float:
@@ -393,24 +396,30 @@ jupyter:
 
 
 @pytest.mark.heavy
-def test_the_flags_lay_the_handout_out_for_one_run_over_the_header(write_deck, tmp_path):
+def test_the_flags_lay_the_handout_out_for_one_run_over_the_header_into_a_file_of_its_own(write_deck, tmp_path):
     body = (FIXTURES / "pdf_small.md").read_text(encoding="utf-8").split("---\n", 2)[2]
     deck = write_deck(HEADER_LAYOUT + body)
     root = tmp_path / "build"
     (outputs,) = build([deck], root, pdf=True, jobs=1, article=True)
     assert pages_and_paper(outputs.handout) == (3, "letter")  # the header's 2 a page
     assert pages_and_paper(outputs.article_pdf)[1] == "letter"  # the article on the header's paper too
-    slides = outputs.pdf.read_bytes()
+    slides, headers = outputs.pdf.read_bytes(), outputs.handout.read_bytes()
 
     done = run_cli("pdf", str(deck), "--out", str(root), "--handout-per-page", "1", "--paper", "a4", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert pages_and_paper(outputs.handout) == (5, "a4")
+    own = pdf_path(outputs, "handout", HandoutFlags(1, "a4"))
+    assert own.name == "talk-handout-1up-a4.pdf" and pages_and_paper(own) == (5, "a4")
+    assert outputs.handout.read_bytes() == headers  # the header's handout stays as it was
     assert outputs.pdf.read_bytes() == slides  # the slides PDF, 16:9, is not printed again
     assert page_size_pt(outputs.pdf) == pytest.approx((960, 540), abs=1)
+    made = own.read_bytes()
 
-    (again,) = build([deck], root, pdf=True)  # the next run without flags: the header's layout again
-    assert again.printed.paths == [outputs.handout]
-    assert pages_and_paper(outputs.handout) == (3, "letter")
+    (again,) = build([deck], root, pdf=True, article=True)  # the next run without flags: nothing to print
+    assert again.printed is None or again.printed.paths == []
+    assert own.read_bytes() == made and outputs.handout.read_bytes() == headers
+    done = run_cli("pdf", str(deck), "--out", str(root), "--paper", "letter", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert pages_and_paper(root / "pdf" / "talk-handout-letter.pdf") == (3, "letter") and own.read_bytes() == made
 
 
 @pytest.mark.parametrize("flag, value, said", [
