@@ -243,3 +243,21 @@ def test_article_styles_shape_the_article_only(tmp_path):
     with open(themes / "jaxdeck" / "index.html.j2", "a") as handle:
         handle.write("\n{# edited #}\n")
     assert digests()[0] != look and digests()[1] != article, "the article extends the deck's template"
+
+
+@pytest.mark.heavy
+def test_the_article_pdf_prints_a_one_line_provenance_whole(tmp_path):
+    from jaxdeck.build import build
+
+    (outputs,) = build([ROOT / "tests" / "fixtures" / "article_provenance.md"], tmp_path / "build", pdf=True,
+                       article=True, jobs=1)
+    text = " ".join(subprocess.run(["pdftotext", str(outputs.article_pdf), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    assert "compile: jit cached." in text and "every word of this line is on paper, to its last words." in text
+    assert "…" not in text  # the line the slide cuts with an ellipsis (its whole text on hover) is whole on paper
+    boxes = subprocess.run(["pdftotext", "-bbox", str(outputs.article_pdf), "-"], capture_output=True, text=True,
+                           check=True).stdout
+    page_width = float(re.search(r'<page width="([\d.]+)"', boxes).group(1))
+    last = float(re.search(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">words\.</word>',
+                           boxes).group(1))
+    assert last <= page_width - 15 / 25.4 * 72  # inside the right margin, not drawn past the cut
