@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DECK = ROOT / "tests" / "fixtures" / "live_in_any_order.md"
 KERNEL_VALUE = (Path(__file__).parent / "kernel_value.js").read_text(encoding="utf-8")
 #: (h, v) of the fixture's slides
-ONE, TWO, FOUR, FIVE = (2, 0), (3, 0), (6, 0), (7, 0)
+TITLE, ONE, TWO, FOUR, FIVE = (0, 0), (2, 0), (3, 0), (6, 0), (7, 0)
 
 #: Console messages on the live page that come from code this project neither builds nor configures,
 #: each named by the script that logs it and its whole text:
@@ -205,3 +205,10 @@ def test_an_earlier_cell_that_fails_shows_its_error_and_the_slide_waits(page):
     assert "NameError" in outputs(page, ONE)  # its error under it, where it would have shown
     assert outputs(page, TWO) == ""  # the slide's own cell waits: it would only fail too
     assert kernel_value(page, "'ys' in globals()") == "False"
+
+
+def test_shift_enter_on_a_slide_without_code_says_there_is_none(page):
+    go(page, TITLE)
+    page.keyboard.press("Shift+Enter")
+    wait_status(page, r"^No code to run on this slide\.$", timeout=10)
+    assert page.evaluate("window.jaxdeckLive.reveal.getIndices().h") == TITLE[0]  # and the slide stays

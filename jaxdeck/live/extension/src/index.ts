@@ -6,7 +6,8 @@
  *   - the title slide's byline and provenance, columns side by side, notes rendered once,
  *     empty marker cells hidden, stepped code-line highlights (layout.ts);
  *   - Shift+Enter runs the current slide's code from the first press and stays on the slide, after
- *     the earlier code cells this kernel has not run (quietly); the setup cells run by themselves
+ *     the earlier code cells this kernel has not run (quietly), and on a slide without code says
+ *     so on the status line; the setup cells run by themselves
  *     whenever a kernel starts or restarts (run.ts);
  *     I I interrupts, 0 0 restarts, R re-runs every code cell before the current slide (quietly,
  *     in order) after the kernel died or was restarted, S opens the speaker view (keys.ts, run.ts);

@@ -138,6 +138,8 @@ export class Runner {
     const slide = currentSlide(this.live.reveal);
     const onSlide = codeCellsOn(notebook.widgets, slide);
     if (!onSlide.length) {
+      // said, so that a press that runs nothing is not taken for a kernel that does not answer
+      this.status.say('No code to run on this slide.');
       return;
     }
     const active = document.activeElement;
