@@ -129,6 +129,7 @@ TAGS = frozenset({
     "slow", "setup",        # exempt from the per-cell budget (jaxdeck.check.deck)
     "raises-exception",     # the cell may raise; its error is shown (nbclient)
     "skip-execution",       # the cell is not run (nbclient)
+    "on-light",             # its pictures on a light backing (projector.css)
     # where a cell shows (Jupyter Book's, jaxdeck.html.myst.tags)
     *(f"{verb}{dash}{part}" for verb in ("remove", "hide") for dash in "-_" for part in ("cell", "input", "output")),
 })
@@ -147,6 +148,7 @@ CLASSES = frozenset({
     "incremental", "nonincremental",  # a list steps in item by item, or shows whole (Quarto's)
     "smaller", "scrollable",          # the slide's type at about 70 %; a slide that scrolls
     NO_NOTES,                         # the slide needs no speaker notes (make check)
+    "on-light",                       # the pictures in the block (or on the slide) on a light backing
     "fragment", *FRAGMENT_EFFECTS,
     "r-fit-text", "r-stretch", "r-stack", "r-hstack", "r-vstack", "r-frame",  # reveal.js's layout helpers
 })

@@ -18,7 +18,9 @@ with the executed notebook this reports (each kind registered in :data:`CHECKS`)
   markers only when its header sets the limit (the auto-fit splits long code there);
 - ``budget``: code cells slower than the deck's budget (2 s, or ``budget_s`` in the
   header), unless tagged ``slow`` or ``setup``;
-- ``image``: images that failed to load.
+- ``image``: images that failed to load;
+- ``ink``: a picture whose ink does not stand out from the slide (black lines on a transparent
+  ground, on the dark theme): measured on the slide as shown, by :mod:`jaxdeck.check.ink`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import nbformat
 
 from jaxdeck.check.budget import SETUP_TAG, SLOW_TAG, busy_words, held_to_budget, judged_seconds  # noqa: F401 (re-exported)
 from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, open_deck, run_script
+from jaxdeck.check.ink import faint_pictures
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
@@ -59,6 +62,7 @@ CHECKS = {c.kind: c for c in (
     Check("code-length", "notebook", "shown code cells longer than the deck's line limit (max_code_lines, 14)"),
     Check("budget", "notebook", "code cells slower than the deck's budget, unless tagged slow or setup"),
     Check("image", "browser", "images that failed to load"),
+    Check("ink", "browser", "pictures whose ink does not contrast with the slide (WCAG ratio under 3:1)"),
 )}
 KINDS = tuple(CHECKS)
 
@@ -97,6 +101,11 @@ def slide_lines(nb: nbformat.NotebookNode) -> dict[int, int]:
         if "slide" in info and (info.get("slide_type") in (SLIDE, SUBSLIDE) or info["slide"] not in lines):
             lines.setdefault(info["slide"], info.get("line"))
     return lines
+
+
+def cell_line(nb: nbformat.NotebookNode, index: int) -> int | None:
+    """The source line of the notebook's cell ``index`` (None: not known)."""
+    return cell_info(nb.cells[index]).get("line") if 0 <= index < len(nb.cells) else None
 
 
 def budget_of(nb: nbformat.NotebookNode) -> float:
@@ -171,7 +180,7 @@ def notebook_problems(deck: Path, nb: nbformat.NotebookNode) -> list[Problem]:
 
 
 def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser) -> list[Problem]:
-    """What the deck looks like in Chromium: overflow, wide code, broken images."""
+    """What the deck looks like in Chromium: overflow, wide code, broken images, faint pictures."""
     width, height = DeckOptions.of(nb).size
     lines = slide_lines(nb)
     problems = []
@@ -188,6 +197,9 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
                 problems.append(Problem(number, "overflow", said, **where))
             for px, count, text, kind in found.wide:
                 problems.append(Problem(number, "code-width", wide_said(px, count, text, kind), **where))
+            for faint in faint_pictures(page, files=f"{html.stem}_files/"):
+                line = cell_line(nb, faint.cell) if faint.cell is not None else None
+                problems.append(Problem(number, "ink", faint.said(), str(deck), line or lines.get(number)))
         for number, src in run_script(page, "check-images.js"):
             problems.append(Problem(number or None, "image", f"image '{src}' failed to load; check its path "
                                     "(relative to the deck)", str(deck), lines.get(number)))

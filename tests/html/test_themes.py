@@ -237,3 +237,48 @@ def test_a_slide_with_a_light_background_of_its_own_keeps_dark_text_on_the_dark_
         seen = page.evaluate(ON_OWN_BACKGROUND)
     assert luminance(seen["background"]) > 0.8 and seen["texts"], seen
     assert all(contrast(c, seen["background"]) >= 7 for c in seen["texts"]), seen
+
+
+BACKED_DECK = """---
+jupyter:
+  jaxdeck:
+    theme: {theme}
+---
+
+## Pictures
+
+{{.on-light}}
+![backed](images/drawing.svg)
+
+![bare](images/drawing.svg)
+
+Note: one backed, one not.
+"""
+DRAWING = ('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="120"><path d="M10 60 H290" '
+           'stroke="#000" stroke-width="4"/></svg>')
+BACKINGS = """() => [...document.querySelectorAll('.reveal .slides img')].map(i => {
+  const r = i.getBoundingClientRect(), s = getComputedStyle(i);
+  return {alt: i.alt, box: [Math.round(r.width), Math.round(r.height)], background: (s.backgroundColor.match(/[\\d.]+/g) || []).map(Number),
+          page: (getComputedStyle(document.body).backgroundColor.match(/[\\d.]+/g) || []).map(Number)};
+})"""
+
+
+def test_a_picture_marked_on_light_has_a_light_backing_on_the_dark_theme_and_the_same_size(write_deck, tmp_path, browser):
+    from jaxdeck.html.export import export_html
+    from jaxdeck.read import deck_to_notebook
+
+    seen = {}
+    for theme in ("projector-dark", "projector"):
+        path = write_deck(BACKED_DECK.format(theme=theme), name=f"{theme}.md")
+        (path.parent / "images").mkdir(exist_ok=True)
+        (path.parent / "images" / "drawing.svg").write_text(DRAWING, encoding="utf-8")
+        html = export_html(deck_to_notebook(path), path, tmp_path / "html" / f"{theme}.html", fit=False)
+        with open_deck(browser, html) as (page, _):
+            seen[theme] = {found["alt"]: found for found in page.evaluate(BACKINGS)}
+    dark, light = seen["projector-dark"], seen["projector"]
+    assert luminance(dark["backed"]["background"]) > 0.8, dark  # black on it: over 15:1
+    assert contrast((0, 0, 0), dark["backed"]["background"]) > 15
+    assert len(dark["bare"]["background"]) == 4 and dark["bare"]["background"][3] == 0  # no backing unasked
+    assert light["backed"]["background"][:3] == light["backed"]["page"][:3]  # on the light theme: the page's own white
+    assert [dark[a]["box"] for a in ("backed", "bare")] == [light[a]["box"] for a in ("backed", "bare")]
+    assert dark["backed"]["box"] == dark["bare"]["box"]  # the backing takes no room

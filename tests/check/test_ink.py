@@ -1,0 +1,127 @@
+"""`jaxdeck check`'s ``ink``: a picture whose lines do not stand out from the slide, measured on the
+slide as a real Chromium shows it (jaxdeck.check.ink), and the theme's light backing that cures it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from jaxdeck.check.deck import browser_problems, slide_lines
+from jaxdeck.html.export import export_html
+from jaxdeck.read import deck_to_notebook
+
+#: starts a browser
+pytestmark = pytest.mark.heavy
+
+#: a line drawing as a diagram tool writes one: black strokes and labels, no ground of its own
+DRAWING = """<svg xmlns="http://www.w3.org/2000/svg" width="480" height="240" viewBox="0 0 480 240">
+  <g fill="none" stroke="{ink}" stroke-width="4">
+    <rect x="20" y="40" width="160" height="90" rx="8"/><rect x="300" y="40" width="160" height="90" rx="8"/>
+    <path d="M180 85 H296 M280 72 L296 85 L280 98"/><path d="M40 200 C120 150 200 230 440 170"/>
+  </g>
+  <g fill="{ink}" font-family="DejaVu Sans" font-size="26"><text x="45" y="95">trace</text><text x="320" y="95">compile</text></g>
+</svg>
+"""
+
+DECK = """---
+jupyter:
+  jaxdeck:
+    theme: {theme}
+---
+
+# Pictures
+
+Note: the title.
+
+---
+
+## Black on nothing
+
+![the pipeline](images/dark-ink.svg)
+
+Note: a drawing in black.
+
+---
+
+## A plot saved transparent
+
+![a plot](images/plot.png)
+
+Note: matplotlib with transparent=True.
+
+---
+
+## The same, backed
+
+{{.on-light}}
+![the pipeline](images/dark-ink.svg)
+
+Note: the backing.
+
+---
+
+## A slide backed whole {{.on-light}}
+
+![a plot](images/plot.png)
+
+Note: the backing, by the heading.
+
+---
+
+## Light on nothing
+
+![the pipeline in white](images/light-ink.svg)
+
+Note: a drawing in white.
+"""
+
+
+def transparent_plot() -> bytes:
+    """A small matplotlib line plot in its default black axes and labels, saved with a transparent ground."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(4, 2.5), dpi=100)
+    axes = figure.add_subplot()
+    axes.plot([0, 1, 2, 3], [0, 1, 0.5, 2], color="black", linewidth=2)
+    axes.set_xlabel("step")
+    axes.set_ylabel("loss")
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", transparent=True)
+    return buffer.getvalue()
+
+
+def deck(write_deck, tmp_path: Path, theme: str) -> tuple[Path, object, Path]:
+    path = write_deck(DECK.format(theme=theme))
+    images = path.parent / "images"
+    images.mkdir()
+    (images / "dark-ink.svg").write_text(DRAWING.format(ink="#000000"), encoding="utf-8")
+    (images / "light-ink.svg").write_text(DRAWING.format(ink="#ffffff"), encoding="utf-8")
+    (images / "plot.png").write_bytes(transparent_plot())
+    nb = deck_to_notebook(path)
+    return path, nb, export_html(nb, path, tmp_path / "html" / "talk.html", fit=False)
+
+
+def test_dark_ink_on_the_dark_theme_is_reported_at_its_slide_with_the_cure(browser, write_deck, tmp_path):
+    path, nb, html = deck(write_deck, tmp_path, "projector-dark")
+    problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
+    lines = slide_lines(nb)
+    assert [(p.slide, p.line) for p in problems] == [(2, lines[2]), (3, lines[3])], [str(p) for p in problems]
+    drawing, plot = problems
+    assert "picture 'images/dark-ink.svg'" in drawing.message and "picture 'images/plot.png'" in plot.message
+    for problem in problems:
+        assert "under 3:1 against the slide's #111418" in problem.message, problem.message
+        assert "{.on-light} alone on the line before it" in problem.message
+        share = int(problem.message.split("': ")[1].split("%")[0])
+        assert share > 90, problem.message  # black on #111418 is about 1.1:1 everywhere
+        assert str(problem).startswith(f"{path}:{problem.line} (slide {problem.slide}): ink: ")
+
+
+def test_on_the_light_theme_the_white_drawing_is_the_faint_one(browser, write_deck, tmp_path):
+    path, nb, html = deck(write_deck, tmp_path, "projector")
+    problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
+    assert [(p.slide, p.line) for p in problems] == [(6, slide_lines(nb)[6])], [str(p) for p in problems]
+    assert "images/light-ink.svg" in problems[0].message and "#ffffff" in problems[0].message
