@@ -62,13 +62,18 @@
     }
   }
 
+  // the top-right corner, where reveal.js draws nothing: its slide number holds the bottom-left one (the
+  // theme's spellings.css), its arrows the bottom-right, the deck's footer and logo the bottom edge; under
+  // the error bar while one shows
   function showWarm(warm) {
     var element = bar('jaxdeck-preview-warm', {
-      bottom: '4px', left: '8px', padding: '0 8px', background: 'rgba(0, 0, 0, 0.55)', color: '#fff',
+      top: '4px', right: '8px', padding: '0 8px', background: 'rgba(0, 0, 0, 0.55)', color: '#fff',
       fontSize: '12px', borderRadius: '3px'
     });
     element.textContent = 'warm kernel: later cells keep their outputs; R runs the deck afresh';
     element.style.display = warm ? 'block' : 'none';
+    var error = document.getElementById('jaxdeck-preview-error');
+    element.style.top = (error ? Math.ceil(error.getBoundingClientRect().bottom) + 4 : 4) + 'px';
   }
 
   function update(state) {

@@ -182,3 +182,51 @@ def test_r_in_the_deck_runs_it_afresh_and_another_pages_post_is_refused(browser,
         assert theirs.value.status == 403
     finally:
         page.close()
+
+
+#: the warm-kernel badge's box, reveal.js's slide number's and its arrows', and the window's size
+BADGE_AND_NUMBER = """() => {
+  const box = (s) => { const e = document.querySelector(s); if (!e || getComputedStyle(e).display === 'none') return null;
+                       const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const arrows = [...document.querySelectorAll('.reveal .controls button')].filter(b => getComputedStyle(b).display !== 'none')
+    .map(b => b.getBoundingClientRect());
+  const controls = [Math.min(...arrows.map(r => r.left)), Math.min(...arrows.map(r => r.top)),
+                    Math.max(...arrows.map(r => r.right)), Math.max(...arrows.map(r => r.bottom))];
+  return {badge: box('#jaxdeck-preview-warm'), number: box('.reveal .slide-number'), controls,
+          error: box('#jaxdeck-preview-error'), window: [innerWidth, innerHeight]};
+}"""
+
+
+def meets(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.browser
+def test_the_warm_kernel_badge_leaves_the_slide_number_and_arrows_clear(browser, preview):
+    process, url, deck = preview
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    try:
+        page.goto(url, wait_until="load")
+        page.wait_for_function(script("reveal-ready.js"), timeout=60000)
+        page.evaluate("Reveal.slide(1, 0, 0)")
+        deck.write_text(DECK.replace("print('x is', x)", "print('x is now', x * 2)"))  # run in the warm kernel
+        shows(page, "x is now 12")
+        page.wait_for_selector("#jaxdeck-preview-warm", state="visible", timeout=30000)
+        seen = {}
+        for size in ((1280, 720), (1920, 1080)):
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=list(size))
+            seen[size] = page.evaluate(BADGE_AND_NUMBER)
+        deck.write_text(DECK.replace("print('x is', x)", "print('x is now', x * undefined_name)"))
+        page.wait_for_selector("#jaxdeck-preview-error", timeout=30000)
+        page.wait_for_selector("#jaxdeck-preview-warm", state="visible", timeout=30000)
+        seen["error"] = page.evaluate(BADGE_AND_NUMBER)
+    finally:
+        page.close()
+    for size, found in seen.items():
+        badge, (width, height) = found["badge"], found["window"]
+        assert badge and found["number"], (size, found)
+        assert not meets(badge, found["number"]), (size, found)
+        assert found["controls"][2] > found["controls"][0] and not meets(badge, found["controls"]), (size, found)
+        assert 0 <= badge[0] and 0 <= badge[1] and badge[2] <= width and badge[3] <= height, (size, found)
+    assert not meets(seen["error"]["badge"], seen["error"]["error"]), seen["error"]  # both shown, neither over the other
