@@ -42,7 +42,7 @@ from jaxdeck.html.outputs_from import OutputsFrom
 from jaxdeck.html.shown import ShownFiles
 from jaxdeck.stopping import result
 from jaxdeck.options import DeckOptions
-from jaxdeck.read.contained import MISSING, Refused, named, refusal
+from jaxdeck.read.contained import MISSING, Refused, copied_as, named, refusal
 from jaxdeck.records import BuildRecord
 
 
@@ -126,7 +126,8 @@ def to_html(nb: nbformat.NotebookNode, title: str | None = None, files: str | No
 def copy_images(shown: ShownFiles, deck: Path, folder: Path) -> None:
     """Copy the files the deck shows into ``folder``, where its page looks for them: remote images'
     cached copies under images/remote/, the deck's own files into its folder of files
-    (``NAME_files/``) at their paths in the deck's folder. A file the rule of
+    (``NAME_files/``) at their paths in the deck's folder (a picture of the project at
+    :func:`jaxdeck.read.contained.copied_as`). A file the rule of
     :mod:`jaxdeck.read.contained` refuses (it left the deck's folder since the deck was read) is a
     DeckError; one that is gone is skipped (the page shows it broken, as `jaxdeck check` says)."""
     for relative, source in shown.remote.items():
@@ -135,12 +136,12 @@ def copy_images(shown: ShownFiles, deck: Path, folder: Path) -> None:
     own = folder / Outputs(deck).files
     for src in shown.written:
         try:
-            found = named(deck.parent, src)
+            found = named(deck.parent, src, project=True)  # a picture of the project, ../figures/x.svg, too
         except Refused as refused:
             if refused.why == MISSING:
                 continue
             raise refusal(deck, None, "file", refused) from None
-        copy_if_changed(found.path, own / found.relative)
+        copy_if_changed(found.path, own / copied_as(found.relative))
     for found in shown.theme:
         copy_if_changed(found.path, own / found.relative)
 

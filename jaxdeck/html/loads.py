@@ -19,7 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from jaxdeck.read.contained import NOT_FILES, SCHEME, names_a_file
+from jaxdeck.read.contained import NOT_FILES, SCHEME, copied_url, names_a_file
 
 #: attributes that load the file they name, on any element (reveal.js's lazy and background media among them)
 LOADED = {"src", "poster", "data-src", "data-background-image", "data-background-video", "data-preview-image"}
@@ -231,4 +231,4 @@ def beside(url: str, files: str | None, remote: dict[str, str] | None = None) ->
         return remote[url]
     if not files or not names_a_file(url) or SCHEME.match(url.strip()) or url.strip().startswith(("/", "\\")):
         return url
-    return f"{quote(files)}/{url.strip()}"
+    return f"{quote(files)}/{copied_url(url)}"  # a picture of the project (../figures/x.svg) at its copy

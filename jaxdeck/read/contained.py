@@ -1,4 +1,5 @@
-"""The one rule for a file a deck names: a relative path to a file inside the deck's folder.
+"""The one rule for a file a deck names: a relative path to a file inside the deck's folder, or
+for a picture, inside its project.
 
 The build reads every file a deck names (its pictures, what its raw HTML loads, its theme file
 and that file's ``url()``s), copies it into the deck's own folder beside the page and inlines
@@ -8,6 +9,14 @@ page. So a name with a scheme (``file:``, ...), an absolute path, a path whose `
 of the folder and one that resolves outside it (a symbolic link followed) are refused, in one
 line at the file and line that wrote them. The read stage checks them before any kernel starts;
 the HTML stage and the self-contained file apply the same rule again to what they copy and inline.
+
+A picture may also be a file of the deck's project (``../figures/plot.svg`` from
+``slides/talk.md``): the repository that holds the deck, the nearest folder with ``.git``. Its
+copy goes into the deck's own folder of files as the others do, each ``..`` of its name a folder
+:data:`UP` there (:func:`copied_as`), so no copy lands outside it. Without a repository the rule
+stays the deck's folder: a deck in one's home folder must not carry the home's files. A file
+outside the project, a link out of it, a hidden file or folder on the way up (``../.git/config``),
+an absolute path and a ``file:`` URL stay refused.
 """
 
 from __future__ import annotations
@@ -20,6 +29,8 @@ from urllib.parse import unquote
 
 from jaxdeck.errors import DeckError
 
+#: the folder of a deck's copies that stands for ``..`` in the name of a file of its project
+UP = "_up_"
 #: a URL's scheme (``file:``, ``ftp:``, ``https:``): no path beside the deck
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 #: references that name no file: data and script URIs, anchors
@@ -47,9 +58,10 @@ class Refused(Exception):
     """A name the rule refuses, and why (:data:`SCHEMED`, :data:`ABSOLUTE`, :data:`OUTSIDE`, :data:`MISSING`,
     :data:`NO_FILE`: a name no file can have, ``%00``)."""
 
-    def __init__(self, written: str, why: str, path: Path | None = None):
+    def __init__(self, written: str, why: str, path: Path | None = None, scope: Path | None = None):
         super().__init__(f"{written}: {why}")
         self.written, self.why, self.path = written, why, path
+        self.scope = scope  # the folder a name had to stay in (the deck's, or its project's)
 
 
 def names_a_file(written: str) -> bool:
@@ -63,12 +75,13 @@ def file_part(written: str) -> str:
     return unquote(written.strip().split("#", 1)[0].split("?", 1)[0])
 
 
-def named(folder: Path, written: str, within: str = "") -> Named:
+def named(folder: Path, written: str, within: str = "", project: bool = False) -> Named:
     """The file ``written`` names inside ``folder``, read from the subfolder ``within`` of it (a
     stylesheet's own folder, POSIX); :class:`Refused` unless it is a relative path to a file there.
 
     ``..`` is applied to the name as a browser applies it, then symbolic links are followed:
-    either leaving ``folder`` refuses the name."""
+    either leaving ``folder`` refuses the name; with ``project`` (a picture), leaving ``folder``'s
+    project (:func:`project_of`) does."""
     if SCHEME.match(written.strip()):
         raise Refused(written, SCHEMED)
     part = file_part(written)
@@ -76,17 +89,33 @@ def named(folder: Path, written: str, within: str = "") -> Named:
         raise Refused(written, NO_FILE)
     if part.startswith(("/", "\\")) or PureWindowsPath(part).drive or PurePosixPath(part).is_absolute():
         raise Refused(written, ABSOLUTE, Path(part))
-    return located(folder, posixpath.normpath(posixpath.join(within, part.replace("\\", "/"))), written)
+    return located(folder, posixpath.normpath(posixpath.join(within, part.replace("\\", "/"))), written, project)
 
 
-def located(folder: Path, relative: str, written: str | None = None) -> Named:
+def project_of(folder: Path) -> Path:
+    """The project a deck's ``folder`` belongs to: the nearest folder at or above it with ``.git``;
+    ``folder`` itself (resolved) when there is none."""
+    root = folder.resolve()
+    return next((above for above in (root, *root.parents) if (above / ".git").exists()), root)
+
+
+def _climbs(relative: str) -> bool:
+    return relative == ".." or relative.startswith("../")
+
+
+def located(folder: Path, relative: str, written: str | None = None, project: bool = False) -> Named:
     """The file at the normalised POSIX path ``relative`` inside ``folder`` (symbolic links followed),
-    or :class:`Refused` (``written`` is the name as the deck wrote it, for messages)."""
+    or :class:`Refused` (``written`` is the name as the deck wrote it, for messages). With ``project``
+    a file of ``folder``'s project is allowed too, unless a hidden file or folder is on its way."""
     written = relative if written is None else written
     root = folder.resolve()
     path = (root / relative).resolve()
-    if relative == ".." or relative.startswith(("../", "/")) or not path.is_relative_to(root):
-        raise Refused(written, OUTSIDE, path)
+    scope = project_of(root) if project else root
+    written_in = Path(posixpath.normpath(posixpath.join(root.as_posix(), relative)))  # the name, links not followed
+    hidden = _climbs(relative) and any(p.startswith(".") and p != ".." for p in relative.split("/"))
+    if relative.startswith("/") or relative == ".." or hidden or not written_in.is_relative_to(scope) \
+            or not path.is_relative_to(scope):
+        raise Refused(written, OUTSIDE, path, scope)
     if not path.is_file():
         raise Refused(written, MISSING, path)
     return Named(written, relative, path)
@@ -106,7 +135,9 @@ def refusal(deck: Path, line: int | None, what: str, refused: Refused, folder: P
                                      "relative to its folder, inside it",
                          f"copy it into {folder / 'images'} and link it as images/{name}")
     if refused.why == OUTSIDE:
-        return DeckError(deck, line, f"{what} '{src}' is outside the deck's folder, so the HTML deck "
+        scope = refused.scope
+        where = "the deck's folder" if scope in (None, folder.resolve()) else f"the deck's project ({scope})"
+        return DeckError(deck, line, f"{what} '{src}' is outside {where}, so the HTML deck "
                                      "and its copies cannot carry it",
                          f"copy it into {folder / 'images'} and link it as images/{name}")
     close = near_names(refused.path) if refused.path is not None else []
@@ -132,10 +163,33 @@ def near_names(missing: Path, most: int = 3) -> list[str]:
     return [lowered[n] for n in get_close_matches(missing.name.lower(), list(lowered), n=most, cutoff=0.6)]
 
 
-def check(deck: Path, line: int | None, written: str, what: str = "image", within: str = "") -> Named:
-    """The file ``written`` names in ``deck``'s folder, or the DeckError of :func:`refusal`."""
+def copied_as(relative: str) -> str:
+    """Where the copy of the file at ``relative`` (normalised, POSIX) goes in the deck's folder of
+    files: there as it is, each leading ``..`` (a file of the project) as a folder :data:`UP`."""
+    parts = relative.split("/")
+    ups = next((i for i, p in enumerate(parts) if p != ".."), len(parts))
+    return "/".join([UP] * ups + parts[ups:])
+
+
+def copied_url(url: str) -> str:
+    """``url`` (a file the deck names) as the page names its copy: a file of the deck's folder as it is
+    written, one of its project (``../figures/plot.svg``) at :func:`copied_as` (``_up_/figures/plot.svg``)."""
+    from urllib.parse import quote
+
+    url = url.strip()
+    at = min((i for i in (url.find("?"), url.find("#")) if i >= 0), default=len(url))
+    relative = posixpath.normpath(unquote(url[:at]).replace("\\", "/"))
+    if not _climbs(relative):
+        return url
+    return quote(copied_as(relative)) + url[at:]
+
+
+def check(deck: Path, line: int | None, written: str, what: str = "image", within: str = "",
+          project: bool = False) -> Named:
+    """The file ``written`` names in ``deck``'s folder (``project``: or in its project), or the
+    DeckError of :func:`refusal`."""
     try:
-        return named(deck.parent, written, within)
+        return named(deck.parent, written, within, project)
     except Refused as refused:
         raise refusal(deck, line, what, refused) from None
 
@@ -146,7 +200,8 @@ def check_markup(deck: Path, line: int, markup: str) -> list[Named]:
     ``href``, and the ``url()``s of ``style`` attributes and ``<style>`` elements."""
     from jaxdeck.html.loads import loads
 
-    return [check(deck, line + load.line - 1, load.url, load.what) for load in loads(markup) if names_a_file(load.url)]
+    return [check(deck, line + load.line - 1, load.url, load.what, project=True)
+            for load in loads(markup) if names_a_file(load.url)]
 
 
 def check_raw_html(deck: Path, line: int, tokens: list) -> list[Named]:

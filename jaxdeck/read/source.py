@@ -436,9 +436,9 @@ def _images(path: Path, nb: nbformat.NotebookNode, cell_lines: list[int], build:
 
 
 def check_local_image(path: Path, where: int, src: str) -> None:
-    """A DeckError unless ``src`` is a file inside the deck's folder (a relative path; the file a
-    browser loads for ``my%20pic.png``): the rule of :mod:`jaxdeck.read.contained`."""
-    check(path, where, src)
+    """A DeckError unless ``src`` is a file inside the deck's folder or its project (a relative path;
+    the file a browser loads for ``my%20pic.png``): the rule of :mod:`jaxdeck.read.contained`."""
+    check(path, where, src, project=True)
 
 
 def check_slide_images(path: Path, text: str, nb: nbformat.NotebookNode, cell_lines: list[int],
