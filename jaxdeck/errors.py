@@ -61,7 +61,8 @@ class DeckProblems(DeckError):
         counted = f"{len(errors)} error{'s' * (len(errors) != 1)}"
         if warnings:
             counted += f" and {len(warnings)} warning{'s' * (len(warnings) != 1)}"
-        super().__init__(path, None, f"{counted} in the deck, each on its own line above",
+        lines = ", ".join(dict.fromkeys(str(e.line) for e in self.errors if e.line is not None))
+        super().__init__(path, None, f"{counted} in the deck" + (f", at lines {lines}" if lines else ""),
                          "fix them and build again (nothing ran)")
 
 

@@ -103,6 +103,16 @@ def test_the_build_prints_each_problem_and_runs_nothing(draft):
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert [line.split(":")[2] for line in lines[:-1]] == [str(n) for n in sorted(PROBLEMS)], lines
-    assert lines[-1] == ("error: slides/talk.md: 6 errors and 3 warnings in the deck, each on its own line above; "
-                         "fix them and build again (nothing ran)")
+    assert lines[-1] == ("error: slides/talk.md: 6 errors and 3 warnings in the deck, at lines "
+                         "3, 6, 15, 17, 19, 21, 25, 29, 33; fix them and build again (nothing ran)")
     assert not list((draft.parent.parent / "build").rglob("*.ipynb"))
+
+
+def test_a_build_of_several_decks_says_each_problem_of_each(draft):
+    (draft.parent / "other.md").write_text("# Other\n\n> a quote\n---\n\n## Two\n")
+    done = run_cli("build", "slides/talk.md", "slides/other.md", "--out", "build", cwd=draft.parent.parent)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and lines[-1] == "error: 2 of 2 decks failed (talk, other); every other deck is built"
+    assert [line.split(":")[2] for line in lines[:-3]] == [str(n) for n in sorted(PROBLEMS)], lines
+    assert lines[-3].startswith("error: slides/talk.md: 6 errors and 3 warnings in the deck"), lines
+    assert lines[-2].startswith("error: slides/other.md:4: '---' right under the block above it"), lines

@@ -286,7 +286,7 @@ def test_unknown_tags_and_classes_are_build_warnings_and_strict_build_errors(tmp
     assert strict.stderr.splitlines() == [  # both, in one build
         "error: talk.md:9: unknown cell tag 'chek', which does nothing; did you mean 'check'?",
         "error: talk.md:15: unknown class 'smaler', which does nothing; did you mean 'smaller'?",
-        "error: talk.md: 2 errors in the deck, each on its own line above; fix them and build again (nothing ran)"]
+        "error: talk.md: 2 errors in the deck, at lines 9, 15; fix them and build again (nothing ran)"]
 
 
 # every deck the project has reads as before
