@@ -16,7 +16,8 @@ stays text) with its speaker notes (so a PDF text extractor reads them, in order
 a page, its notes beneath, or (``handout_per_page: 2`` or ``3``, :mod:`jaxdeck.pdf.layout`)
 two a page, each as wide as its share of the page allows with its notes beneath it, or three, each
 with its notes beside it and, when longer, beneath it; a slide and its notes are kept on one page
-where they fit, and no text on a slide prints under 6 pt. A handout laid out by a run's flags has
+where they fit, and no text on a slide prints under 6 pt (``scripts/handout-floor.js`` sets a slide's
+smaller type up to it where the slide has room; a chart's SVG labels keep their size). A handout laid out by a run's flags has
 a name of its own (``NAME-handout-2up-letter.pdf``). Page headers carry the deck title and page
 number; each slide starts with its slide number.
 
@@ -65,6 +66,9 @@ HANDOUT_TEMPLATE = THEME / "handout.html.j2"
 #: reveal.js reads query parameters as configuration: one page per slide, no margin,
 #: all fragments on that one page, no notes on the slide pages
 PRINT_QUERY = "?print-pdf&margin=0&pdfMaxPagesPerSlide=1&pdfSeparateFragments=false&showNotes=false"
+
+#: the smallest type of a slide in the handout, in points: a slide's smaller text is set up to it where the slide has room
+HANDOUT_FLOOR_PT = 6.2
 
 #: the margin around the slide frame on screen (DeckOptions.reveal_config), kept on paper
 SCREEN_MARGIN = DeckOptions().reveal_config()["margin"]
@@ -201,6 +205,7 @@ def print_handout_from_view(page, nb: nbformat.NotebookNode, source: str, flags:
     layout = HandoutLayout.of(options, flags)
     add_style(page, HANDOUT_CSS.read_text(encoding="utf-8"))  # the script sizes slides to the frames it lays out
     run_script(page, "handout.js", {**handout_parts(nb, page_slides(page), source), "layout": layout.page()})
+    run_script(page, "handout-floor.js", {"floorPt": HANDOUT_FLOOR_PT})
     return print_pdf(page, print_background=True, display_header_footer=True, prefer_css_page_size=False,
                      header_template=header_template(f"{options.title_for(source)} (handout)"),
                      footer_template="<span></span>", **layout.paper.print_options())

@@ -332,6 +332,20 @@ def test_several_slides_a_page_fill_the_page_with_large_slides_and_nothing_under
     assert empty_below(handout, 2, tmp_path) < 0.2  # a full page of slides leaves little of it empty
 
 
+@pytest.mark.heavy
+@pytest.mark.parametrize("per_page", [1, 3])
+def test_a_slides_small_type_is_set_to_6pt_in_the_handout_and_kept_on_the_slide(tmp_path, browser, per_page):
+    outputs = build_deck(FIXTURES / "pdf_small_type.md", tmp_path / "build")
+    nb = nbformat.read(outputs.notebook, as_version=4)
+    done = export_pdfs(nb, outputs.html, outputs, browser=browser, flags=HandoutFlags(per_page, "a4"))
+    footnote = "a footnote set in twelve pixel type, read in the handout too"
+    pages = {outputs.pdf: 2, done.paths[1]: 2 + 1 // per_page}  # slide 2, after the handout's title page
+    # the output's last word ("too')" in the code above it)
+    sizes = {path: [pt for text, pt, _, _ in words(path, page) if text == "too"] for path, page in pages.items()}
+    assert sizes[outputs.pdf] == [pytest.approx(12 * 0.75 / (1 + 0.04), abs=0.3)]  # the slide as the talk shows it
+    assert footnote in normal(pdf_text(done.paths[1])) and smallest_pt(done.paths[1]) >= 6
+
+
 LONG_NOTES = """---
 jupyter:
   jaxdeck:
