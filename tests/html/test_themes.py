@@ -282,3 +282,62 @@ def test_a_picture_marked_on_light_has_a_light_backing_on_the_dark_theme_and_the
     assert light["backed"]["background"][:3] == light["backed"]["page"][:3]  # on the light theme: the page's own white
     assert [dark[a]["box"] for a in ("backed", "bare")] == [light[a]["box"] for a in ("backed", "bare")]
     assert dark["backed"]["box"] == dark["bare"]["box"]  # the backing takes no room
+
+
+MARKED_DECK = """---
+jupyter:
+  jaxdeck:
+    theme: projector
+    footer: A footer as long as a venue and its date, at the foot of every slide
+    logo: images/logo.svg
+---
+
+# Title
+
+Note: the first.
+
+---
+
+## Next
+
+Note: the upcoming one.
+"""
+LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40"><rect width="100" height="40" fill="#1f3a5f"/></svg>'
+MARKS = """() => { const box = s => { const r = document.querySelector(s).getBoundingClientRect();
+                                     return [r.left, r.top, r.right, r.bottom]; };
+  return {footer: box('.reveal > .jd-footer'), logo: box('.reveal > .jd-logo'), window: [innerWidth, innerHeight]}; }"""
+
+
+def test_the_speaker_views_panes_show_the_logo_beside_the_footer_not_over_it(write_deck, tmp_path, browser):
+    """reveal.js's speaker view (S) shows the deck in two small frames, the current slide and the
+    upcoming one (no arrows there): the header's logo and footer are laid out in each frame's pixels."""
+    from jaxdeck.html.export import export_html
+    from jaxdeck.read import deck_to_notebook
+
+    path = write_deck(MARKED_DECK)
+    (path.parent / "images").mkdir()
+    (path.parent / "images" / "logo.svg").write_text(LOGO, encoding="utf-8")
+    html = export_html(deck_to_notebook(path), path, tmp_path / "html" / "talk.html", fit=False)
+    seen = {}
+    with open_deck(browser, html) as (page, _):
+        with page.expect_popup() as opened:
+            page.keyboard.press("s")
+        speaker = opened.value
+        try:
+            for size in ((1100, 700), (1600, 900)):
+                speaker.set_viewport_size({"width": size[0], "height": size[1]})
+                speaker.wait_for_selector("#upcoming-slide iframe", state="attached")
+                for pane in ("current", "upcoming"):
+                    frame = speaker.query_selector(f"#{pane}-slide iframe").content_frame()
+                    frame.wait_for_function("window.Reveal && Reveal.isReady() && document.body.classList.contains('jd-ready')")
+                    width = speaker.evaluate(f"document.querySelector('#{pane}-slide iframe').clientWidth")
+                    frame.wait_for_function(f"innerWidth === {width}")  # laid out at the pane's size
+                    seen[pane, size] = frame.evaluate(MARKS)
+        finally:
+            speaker.close()
+    for (pane, size), found in seen.items():
+        footer, logo = found["footer"], found["logo"]
+        assert footer[2] - footer[0] > 50 and logo[2] - logo[0] > 0, (pane, size, found)  # both still there
+        assert not (footer[0] < logo[2] and logo[0] < footer[2] and footer[1] < logo[3] and logo[1] < footer[3]), \
+            (pane, size, found)
+    assert seen["upcoming", (1100, 700)]["window"][0] < 500  # the pane is small: what the marks must fit
