@@ -90,7 +90,8 @@ def words(path: Path, page: int) -> list[tuple[str, float, float, float]]:
 def smallest_pt(path: Path, first: int = 1, last: int | None = None) -> float:
     """The smallest font size, in points, of any word on pages ``first`` to ``last``."""
     last = last or pdf_pages(path)
-    return min(size for page in range(first, last + 1) for _, size, _, _ in words(path, page))
+    return min(size for page in range(first, last + 1) for text, size, _, _ in words(path, page)
+               if text.strip("\u200b"))  # a zero-width space is no glyph to read
 
 
 #: the handout's paper sizes, in points as pdfinfo gives them (Chromium's A4 is 8.28 x 11.71 in)
