@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         for each in getattr(err, "errors", None) or [err]:
             if getattr(args, "verbose", False) and each.details:
                 print(each.details.rstrip(), file=sys.stderr)
-            print(f"error: {each}", file=sys.stderr)
+            print(f"{each.kind}: {each}", file=sys.stderr)
         if getattr(err, "errors", None):
             print(f"error: {err}", file=sys.stderr)
         return 1

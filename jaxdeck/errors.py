@@ -16,6 +16,9 @@ class DeckError(Exception):
     not a DeckError is a bug in jaxdeck and keeps its traceback.
     """
 
+    #: what the CLI's line starts with: a warning said beside the errors of one deck (DeckProblems) says so
+    kind = "error"
+
     def __init__(self, path: str | Path | None, line: int | None, message: str,
                  hint: str | None = None, slide: int | None = None, details: str | None = None,
                  details_are: str = "the whole traceback"):
@@ -56,7 +59,9 @@ class DeckProblems(DeckError):
     how many there are."""
 
     def __init__(self, path: str | Path, errors: list[DeckError], warnings: list[DeckError] = ()):
-        said = [DeckError(w.path, w.line, f"warning: {w.message}", w.hint, w.slide) for w in warnings]
+        said = [DeckError(w.path, w.line, w.message, w.hint, w.slide) for w in warnings]
+        for each in said:
+            each.kind = "warning"
         self.errors = sorted([*errors, *said], key=lambda e: (e.line or 0))
         counted = f"{len(errors)} error{'s' * (len(errors) != 1)}"
         if warnings:
@@ -74,9 +79,6 @@ class DecksFailed(DeckError):
         # a deck with several problems says each of them, then its count
         self.errors = [each for e in errors for each in (e.errors + [e] if isinstance(e, DeckProblems) else [e])]
         super().__init__(None, None, f"{len(errors)} of {total} decks failed ({names}); every other deck is built")
-
-    def lines(self) -> list[str]:
-        return [str(e) for e in self.errors] + [self.format()]
 
 
 def display_path(path: str | Path) -> str:
