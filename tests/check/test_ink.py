@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from jaxdeck.browser import open_deck
 from jaxdeck.check.deck import browser_problems, slide_lines
 from jaxdeck.html.export import export_html
 from jaxdeck.read import deck_to_notebook
@@ -125,3 +126,47 @@ def test_on_the_light_theme_the_white_drawing_is_the_faint_one(browser, write_de
     problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
     assert [(p.slide, p.line) for p in problems] == [(6, slide_lines(nb)[6])], [str(p) for p in problems]
     assert "images/light-ink.svg" in problems[0].message and "#ffffff" in problems[0].message
+
+
+OUTPUT_DECK = """---
+jupyter:
+  jaxdeck:
+    theme: projector-dark
+---
+
+## A plot a cell draws
+
+```python
+plot()
+```
+
+Note: the cell's picture.
+"""
+
+
+@pytest.mark.parametrize("tagged", [False, True], ids=["bare", "tagged"])
+def test_a_code_cells_faint_picture_is_reported_at_the_cell_and_its_tag_backs_it(browser, write_deck, tmp_path, tagged):
+    import base64
+
+    import nbformat
+
+    from jaxdeck.records import cell_info
+
+    path = write_deck(OUTPUT_DECK)
+    nb = deck_to_notebook(path)
+    [cell] = [c for c in nb.cells if c.cell_type == "code"]
+    cell.outputs = [nbformat.v4.new_output("display_data", data={
+        "image/png": base64.b64encode(transparent_plot()).decode(), "text/plain": "<Figure>"})]
+    if tagged:
+        cell.metadata["tags"] = ["on-light"]
+    html = export_html(nb, path, tmp_path / "html" / "talk.html", fit=False)
+    problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
+    if tagged:
+        assert problems == [], [str(p) for p in problems]
+        with open_deck(browser, html) as (page, _):
+            backing = page.evaluate("getComputedStyle(document.querySelector('.jp-OutputArea img')).backgroundColor")
+        assert backing == "rgb(238, 240, 243)", backing  # the dark theme's --jd-picture-backing
+        return
+    assert [(p.slide, p.line) for p in problems] == [(1, cell_info(cell)["line"])], [str(p) for p in problems]
+    assert "picture 'a picture drawn by a code cell'" in problems[0].message
+    assert "tag the code cell 'on-light'" in problems[0].message
