@@ -495,3 +495,14 @@ def test_a_scrollable_slide_prints_its_first_view_and_the_handout_all_of_it_read
     positions = [handout.find(line, note) for line in lines]
     assert note >= 0 and -1 not in positions and positions == sorted(positions)  # whole, in order, beneath the note
     assert smallest_pt(outputs.handout) >= 6
+
+
+@pytest.mark.heavy
+def test_three_a_page_a_slide_with_a_page_of_output_starts_where_the_page_has_room(tmp_path):
+    deck = FIXTURES / "pdf_scrollable.md"
+    done = run_cli("pdf", str(deck), "--out", str(tmp_path / "build"), "--handout-per-page", "3", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    handout = tmp_path / "build" / "pdf" / "pdf_scrollable-handout-3up.pdf"
+    page = normal(pdf_text(handout, 2, 2, raw=True))
+    assert "Slide 1 / 3" in page and "Slide 2 / 3" in page and "step 00 loss" in page  # not alone on a page of its own
+    assert "step 79 loss" in normal(pdf_text(handout, raw=True))

@@ -30,6 +30,7 @@
       label.textContent = full.dataset.jdFull || 'Full output';
       block.append(label, ...[...full.childNodes].map(n => n.cloneNode(true)));
       body.appendChild(block);
+      sheet.classList.add('jd-long');  // runs over a page of itself: it starts where the page has room
     }
     const frame = document.createElement('div');
     frame.className = 'jd-frame';
