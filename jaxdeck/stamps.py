@@ -60,7 +60,7 @@ CODE = {
     "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
                  "read/contained.py", "html/loads.py", "execute/__init__.py", "execute/cache.py", "execute/limits.py",
                  "execute/where.py", "markers.py", "records.py", "options.py", "trust.py", "untrusted.py",
-                 "places.py", "execute/frozen.py", "machines.py"),
+                 "places.py", "execute/frozen.py", "machines.py", "execute/shape.py", "read/problems.py"),
     "html": ("html/__init__.py", "html/export.py", "html/shown.py", "html/exporter.py", "html/layout.py",
              "html/assets.py", "html/markdown.py", "html/myst/__init__.py", "html/myst/syntax.py",
              "html/myst/html.py", "html/myst/tags.py", "html/myst/live.py", "html/fit.py", "html/fit_blocks.py",
@@ -93,7 +93,7 @@ ENTRIES = {
 #: progress line, the memo of Markdown parses; and the kernel's run, whose outputs are keyed by the
 #: execution cache's key instead
 PLUMBING = ("__init__.py", "errors.py", "atomic.py", "decks.py", "progress.py", "stopping.py", "claims.py", "limits.py",
-            "tokens.py",
+            "tokens.py", "orphans.py",
             "execute/kernel.py", "execute/fingerprint.py", "execute/measure.py")
 TOOLS = {
     "notebook": ("jupytext", "nbformat", "markdown-it-py", "tinycss2", "bleach"),
