@@ -6,7 +6,8 @@ whose deck is unchanged is kept wherever its outputs came from (so outputs taken
 `jaxdeck build --frozen` stay). `--force` prints every PDF again. With no Chromium to
 print with, every deck still gets its notebook and HTML, then one line says how to get one.
 `--handout-per-page N` and `--paper NAME` lay the handouts out for this run, over the headers'
-`handout_per_page` and `paper` (a handout printed otherwise is printed again).
+`handout_per_page` and `paper`, into files named by them (NAME-handout-2up-letter.pdf): NAME-handout.pdf
+stays the header's layout, which no other command prints over.
 """
 
 from __future__ import annotations
