@@ -6,7 +6,10 @@ made them, or took them from a cache entry or a ``--frozen`` notebook its own bu
 where JupyterLab sanitises them. Here that is nbconvert's :class:`SanitizeHTML` (bleach) on the
 code cells' outputs, never on the deck's own Markdown: HTML keeps its formatting, tables and
 drawings (inline SVG shapes and text, their styles) and loses what runs or reaches out of it
-(scripts with their text, style sheets, frames, forms, event handlers, ``javascript:`` links);
+(scripts with their text, style sheets, frames, forms, event handlers, ``javascript:`` links) and
+what it would load from elsewhere: a picture keeps only a ``data:`` source, a style no ``url()``
+(the build's Chromium, and every browser that later opens the deck, would fetch them; the output
+has no files of its own), while a link the audience may click keeps its http(s) address;
 JavaScript, widget views, Markdown (its text instead, as JupyterLab shows an untrusted one) and
 other rich types go; text, LaTeX and pictures stay (an SVG file shows as a picture, where its
 scripts never run). An output's metadata keeps only what the templates draw a picture by, each of
@@ -21,6 +24,7 @@ import math
 import threading
 
 import nbformat
+import tinycss2
 from bleach.css_sanitizer import ALLOWED_CSS_PROPERTIES, ALLOWED_SVG_PROPERTIES, CSSSanitizer
 from bleach.html5lib_shim import Filter
 from bleach.sanitizer import BleachSanitizerFilter, Cleaner
@@ -58,8 +62,10 @@ DRAWING = {"xmlns", "viewBox", "preserveAspectRatio", "width", "height", "x", "y
            "cx", "cy", "r", "rx", "ry", "dx", "dy", "d", "points", "transform", "fill", "fill-opacity",
            "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap", "stroke-linejoin", "stroke-opacity",
            "opacity", "font-size", "font-family", "font-weight", "text-anchor", "dominant-baseline"}
-#: URL schemes a link or a picture may have (a picture may be a data: URL; a link may not)
+#: URL schemes a link or a picture may have (a picture only a data: URL, :func:`_allowed`; a link not that)
 PROTOCOLS = {"http", "https", "mailto", "data"}
+#: CSS functions that load what they name, as ``url()`` does
+LOADING = {"url", "src", "image", "image-set", "-webkit-image-set", "cross-fade", "-webkit-cross-fade"}
 #: inline styles kept: bleach's, SVG's, and those of boxes and flex rows rich reprs lay tables out with
 STYLES = ALLOWED_CSS_PROPERTIES | ALLOWED_SVG_PROPERTIES | {
     "background", "box-sizing", "max-width", "min-width", "max-height", "min-height", "margin", "margin-top",
@@ -105,6 +111,8 @@ def _allowed(tag: str, name: str, value: str) -> bool:
         return True
     if tag == "a" and name == "href":
         return not value.strip().lower().startswith("data:")
+    if tag == "img" and name == "src":
+        return value.strip().lower().startswith("data:")
     return name in ATTRIBUTES.get(tag, ()) or (tag in DRAWING_TAGS and name in DRAWING)
 
 
@@ -122,7 +130,28 @@ class _DropUnseen(Filter):
                 yield token
 
 
-_CSS = CSSSanitizer(allowed_css_properties=STYLES)
+def _loads(tokens) -> bool:
+    """Whether CSS ``tokens`` name something to load: a ``url()``, or a function of :data:`LOADING`."""
+    for token in tokens or ():
+        if token.type == "url" or (token.type == "function" and token.lower_name in LOADING):
+            return True
+        if _loads(getattr(token, "arguments", None) or getattr(token, "content", None)):
+            return True
+    return False
+
+
+class _LoadingNothing(CSSSanitizer):
+    """bleach's style sanitiser, less every declaration that would load something (:func:`_loads`)."""
+
+    def sanitize_css(self, style: str) -> str:
+        cleaned = super().sanitize_css(style)
+        kept = [d for d in tinycss2.parse_declaration_list(cleaned, skip_whitespace=True, skip_comments=True)
+                if d.type == "declaration" and not _loads(d.value)]
+        return " ".join(f"{d.name}: {tinycss2.serialize(d.value).strip()}{' !important' if d.important else ''};"
+                        for d in kept)
+
+
+_CSS = _LoadingNothing(allowed_css_properties=STYLES)
 _local = threading.local()  # a bleach Cleaner is not to be shared between threads (decks build side by side)
 
 

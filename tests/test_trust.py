@@ -101,3 +101,26 @@ def test_an_output_s_metadata_from_elsewhere_keeps_only_a_picture_s_size_and_bac
                                     "image/png": {"width": 320}, "text/html": {"isolated": True}}
     assert shown[1]["metadata"] == {} and set(shown[1]) == {"output_type", "data", "metadata", "execution_count"}
     assert nb.cells[0].outputs[0]["metadata"] == metadata  # a copy: the notebook given is kept
+
+
+def test_an_output_from_elsewhere_loads_nothing_from_another_place():
+    """An unsigned output's picture or style that names a URL would be fetched by the build's Chromium and
+    by every browser that opens the deck: only data: pictures stay, and a style with a url() loses it;
+    a link, clicked by the audience and loaded by no one else, keeps its http(s) address."""
+    from jaxdeck.untrusted import sanitised
+
+    html = ('<p>chart</p><img src="http://127.0.0.1:9/img?who=builder" alt="remote">'
+            '<img src="//127.0.0.1:9/scheme-relative"><img src="chart.png"><img src="file:///etc/hostname">'
+            '<img src="data:image/png;base64,iVBORw0KGgo=" alt="inline">'
+            '<div style="background-image: url(http://127.0.0.1:9/css)">a</div>'
+            '<div style="background: red url(\'http://127.0.0.1:9/css2\'); color: blue">b</div>'
+            '<div style="background: image-set(\'http://127.0.0.1:9/css3\' 1x)">c</div>'
+            '<a href="https://example.org/docs">docs</a>')
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("show()", outputs=[
+        nbformat.v4.new_output("display_data", data={"text/html": html, "text/plain": "chart"})])])
+    shown = sanitised(nb).cells[0].outputs[0]["data"]["text/html"]
+    for gone in ("127.0.0.1", "chart.png", "file:", "url(", "image-set"):
+        assert gone not in shown, (gone, shown)
+    for kept in ('<img src="data:image/png;base64,iVBORw0KGgo=" alt="inline">', '<img alt="remote">',
+                 'color: blue;', '<a href="https://example.org/docs">docs</a>'):
+        assert kept in shown, (kept, shown)
