@@ -54,7 +54,7 @@ from jaxdeck.html.layout import byline, deck_marks, provenance_line, static_outp
 from jaxdeck.html.fit_record import read_blocks, read_cuts
 from jaxdeck.live import stash
 from jaxdeck.live.pieces import cut_view, join_view
-from jaxdeck.live.saving import as_written, replacing_file
+from jaxdeck.live.saving import UnsafeLink, as_written, replacing_file
 from jaxdeck.live.myst_view import restore_myst, restore_tags, show_myst, show_tags
 from jaxdeck.live.spellings_view import page_url, restore_spellings, server_url, show_spellings
 from jaxdeck.read.source import write_back
@@ -326,5 +326,8 @@ class DeckContentsManager(TextFileContentsManager):
         """Every write a new file renamed over the old one (:func:`jaxdeck.live.saving.replacing_file`),
         never Jupyter's copy aside and rewrite in place, which a crash leaves truncated."""
         kwargs.pop("log", None)
-        with self.perm_to_403(os_path), replacing_file(os_path, *args, **kwargs) as handle:
-            yield handle
+        try:
+            with self.perm_to_403(os_path), replacing_file(os_path, *args, root=self.root_dir, **kwargs) as handle:
+                yield handle
+        except UnsafeLink as err:  # a link another user may have put in place of the file: never written through
+            raise HTTPError(403, str(err)) from None

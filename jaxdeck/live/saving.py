@@ -76,11 +76,41 @@ def own_header(text: str, disk: str | None, own: str) -> str:
     return "\n".join(own.split("\n")[:header_line_count(own)] + lines[count:])
 
 
+class UnsafeLink(Exception):
+    """A save refused: the file to write is a link another user could have put there (see :func:`save_target`)."""
+
+
+def save_target(os_path: str, root: str | None) -> Path:
+    """The file a save of ``os_path`` writes: ``os_path`` itself, or the file its link leads to when the
+    link is this user's (or root's) and leads inside the server's folder ``root``.
+
+    As OpenSSH's StrictModes: a deck folder others may write lets them swap a deck for a link to any file
+    of the presenter's, which a save would overwrite with the deck's text. Such a link is refused
+    (:class:`UnsafeLink`), and so is any path whose links lead out of ``root``."""
+    path = Path(os.path.abspath(os_path))
+    target = Path(os.path.realpath(path))
+    if target == path:
+        return target
+    shown = os.path.relpath(path, root) if root else str(path)
+    try:
+        owner = os.lstat(path).st_uid if path.is_symlink() else os.getuid()
+    except OSError:
+        owner = os.getuid()
+    if owner not in (os.getuid(), 0):
+        raise UnsafeLink(f"{shown} is a link to {target} that another user (uid {owner}) owns: not saved; "
+                         f"remove the link and put the deck itself there, and keep others from writing in "
+                         f"{path.parent}")
+    if root is not None and not target.is_relative_to(os.path.realpath(root)):
+        raise UnsafeLink(f"{shown} is a link to {target}, outside the server's folder {root}: not saved; "
+                         f"put the deck itself inside {root}, or start the slideshow where the deck is")
+    return target
+
+
 @contextmanager
-def replacing_file(os_path: str, text: bool = True, encoding: str = "utf-8", **kwargs):
-    """Jupyter's ``atomic_writing`` as a new file renamed over ``os_path`` (the file a link leads to),
-    keeping its mode: text (``\\n`` line endings, as Jupyter writes them) or bytes."""
-    target = Path(os.path.realpath(os_path))
+def replacing_file(os_path: str, text: bool = True, encoding: str = "utf-8", root: str | None = None, **kwargs):
+    """Jupyter's ``atomic_writing`` as a new file renamed over ``os_path`` (the file a link leads to, when
+    :func:`save_target` allows it), keeping its mode: text (``\\n`` line endings, as Jupyter writes them) or bytes."""
+    target = save_target(os_path, root)
     try:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:

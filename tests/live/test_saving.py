@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from urllib.parse import quote
 
@@ -216,3 +217,80 @@ def test_a_save_in_the_server_is_a_new_file_for_other_files_too(repo):
     finally:
         held.close()
     assert sorted(p.name for p in repo.iterdir()) == ["jupytext.toml", "notes.md", "slides"]
+
+
+def swapped_for_a_link(repo, target, owner: str) -> tuple[dict, bytes]:
+    """The slideshow's notebook of ``slides/talk.md``, read before the deck is swapped for a link to
+    ``target`` that ``owner`` owns ('nobody' or this user), edited; and ``target``'s bytes then."""
+    deck = repo / "slides" / "talk.md"
+    deck.write_bytes(deck_bytes("markdown", "LF", True))
+    cm = DeckContentsManager(root_dir=str(repo))
+    nb = cm.get("slides/talk.md")["content"]
+    edit(nb)
+    deck.unlink()
+    deck.symlink_to(target)
+    if owner == "nobody":
+        if os.geteuid() != 0:
+            pytest.skip("a link another user owns needs root to make")
+        import pwd
+        entry = pwd.getpwnam("nobody")
+        os.lchown(deck, entry.pw_uid, entry.pw_gid)
+    return nb, target.read_bytes()
+
+
+@pytest.mark.parametrize("owner,inside", [("nobody", False), ("nobody", True), ("self", False)])
+def test_a_save_never_writes_through_a_link_of_anothers_or_out_of_the_servers_folder(tmp_path, owner, inside):
+    """A slides/ folder others may write: one swaps the deck for a link to a file of the presenter's."""
+    from tornado.web import HTTPError
+
+    repo = tmp_path / "repo"
+    (repo / "slides").mkdir(parents=True)
+    shutil.copy(ROOT / "jupytext.toml", repo / "jupytext.toml")
+    victim = (repo / "notes.txt") if inside else (tmp_path / "victim.txt")
+    victim.write_bytes(b"the presenter's own file\n")
+    nb, before = swapped_for_a_link(repo, victim, owner)
+    cm = DeckContentsManager(root_dir=str(repo))
+    with pytest.raises(HTTPError) as refused:
+        save(cm, "slides/talk.md", nb)
+    assert refused.value.status_code == 403
+    message = refused.value.log_message
+    assert len(message.splitlines()) == 1, message
+    assert f"slides/talk.md is a link to {victim}" in message and "not saved" in message, message
+    assert victim.read_bytes() == before
+    assert (repo / "slides" / "talk.md").is_symlink()
+    assert sorted(p.name for p in (repo / "slides").iterdir()) == ["talk.md"]
+
+
+def test_a_save_through_the_servers_api_refuses_a_link_of_anothers_to_a_file_outside(tmp_path):
+    from jaxdeck.live.server import start_server
+
+    repo = tmp_path / "repo"
+    (repo / "slides").mkdir(parents=True)
+    shutil.copy(ROOT / "jupytext.toml", repo / "jupytext.toml")
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"VICTIM-ORIGINAL\n")
+    nb, before = swapped_for_a_link(repo, victim, "nobody")
+    with start_server(repo, port=0) as server:
+        request = urllib.request.Request(server.api(f"contents/{quote('slides/talk.md')}"), method="PUT",
+                                         data=json.dumps({"type": "notebook", "format": "json", "content": nb}).encode(),
+                                         headers={"Authorization": f"token {server.token}",
+                                                  "Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=60)
+        assert refused.value.code == 403
+        body = json.loads(refused.value.read())
+    assert "slides/talk.md is a link to" in body["message"] and "not saved" in body["message"], body
+    assert victim.read_bytes() == before
+
+
+def test_a_save_through_a_link_of_ones_own_to_a_deck_inside_writes_the_deck_it_leads_to(repo):
+    real = repo / "slides" / "real.md"
+    original = deck_bytes("markdown", "LF", True)
+    real.write_bytes(original)
+    (repo / "slides" / "talk.md").symlink_to("real.md")
+    cm = DeckContentsManager(root_dir=str(repo))
+    nb = cm.get("slides/talk.md")["content"]
+    old, new = edit(nb)
+    save(cm, "slides/talk.md", nb)
+    assert (repo / "slides" / "talk.md").is_symlink()
+    assert real.read_bytes() == original.replace(old.encode(), new.encode())
