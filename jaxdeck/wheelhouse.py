@@ -30,11 +30,13 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.version import InvalidVersion, Version
 
 from jaxdeck.atomic import make_folders
 from jaxdeck.errors import DeckError, display_path
@@ -48,6 +50,10 @@ BOX_OWN = re.compile(r"^(jax|jaxlib|jax-cuda\d+-(plugin|pjrt)|jax-rocm\d+-(plugi
 EXTRAS = ("live", "browser")
 #: the folder's list of its wheels, each pinned by its sha256 (what INSTALL.txt installs from)
 REQUIREMENTS = "requirements.txt"
+#: written into every wheelhouse this makes: only a folder that has it (and nothing but wheels and the files
+#: below) is replaced by the next run; any other folder at --out is the user's, and refused
+MARKER = ".jaxdeck-wheelhouse"
+OWN_FILES = (MARKER, REQUIREMENTS, "INSTALL.txt")
 
 
 class WheelhouseError(Exception):
@@ -164,16 +170,32 @@ def resolve(target: Target, wanted: list[str], constraints: dict[str, str], pref
 def read_have(path: Path) -> dict[str, str]:
     """The box's packages from ``pip list --format=freeze`` (or ``pip freeze``): name -> version."""
     have = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    again = "on the box run `python -m pip list --format=freeze > have.txt` and copy it here as it is"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise WheelhouseError(f"{display_path(path)}: not UTF-8 text (byte {error.object[error.start]:#x} at "
+                              f"{error.start}); {again}") from None
+    except OSError as error:
+        raise WheelhouseError(f"{display_path(path)}: {error.strerror}; {again}") from None
+    for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#")[0].strip()
         if not line or line.startswith("-"):
             continue
-        name, sep, version = line.partition("==")
-        if not sep or not version.strip():
+        name, sep, version = (part.strip() for part in line.partition("=="))
+        if not (sep and re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?", name) and _version(version)):
             raise WheelhouseError(f"{path}:{number}: expected NAME==VERSION, as `python -m pip list --format=freeze` "
                                   "prints on the box")
-        have[canonicalize_name(name.strip())] = version.strip()
+        have[canonicalize_name(name)] = version
     return have
+
+
+def _version(text: str) -> bool:
+    try:
+        Version(text)
+    except InvalidVersion:
+        return False
+    return True
 
 
 def plan(target: Target, extras: tuple[str, ...], have: dict[str, str], scratch: Path) -> tuple[dict, dict, list]:
@@ -281,6 +303,58 @@ def build_wheel(folder: Path) -> Path:
     return made.pop()
 
 
+def check_out(out: Path) -> None:
+    """Refuse an ``out`` that making the wheelhouse afresh would delete something of the user's in: a file, or
+    a folder that holds anything but a wheelhouse this made (its marker, its wheels, its two text files). An
+    empty folder, or none, is fine."""
+    for path in (out.parent, out):
+        if (path.exists() or path.is_symlink()) and not path.is_dir():
+            raise WheelhouseError(f"{display_path(path)} is a file, not a folder; choose a new "
+                                  "folder for --out, or remove it")
+    if not out.is_dir():
+        return
+    try:
+        found = list(out.iterdir())
+    except OSError as error:
+        raise WheelhouseError(f"{display_path(out)}: {error.strerror}; choose a new folder for --out") from None
+    if found and not (out / MARKER).is_file():
+        raise WheelhouseError(f"{display_path(out)} holds files of its own, not a wheelhouse (no {MARKER} in it); "
+                              "choose a new folder for --out, or remove it")
+    for path in sorted(found):
+        if path.is_symlink() or not path.is_file() or not (path.name in OWN_FILES or path.suffix == ".whl"):
+            raise WheelhouseError(f"{display_path(path)} is not the wheelhouse's; move it out of the folder, or "
+                                  "choose a new folder for --out")
+
+
+def make(out: Path, fill: Callable[[Path], None]) -> None:
+    """Make the wheelhouse ``out``: ``fill`` writes it in a folder beside ``out``, which then takes the place of
+    the previous one (:func:`check_out` says which may be replaced), so that a failure keeps the previous
+    one whole and nothing but a wheelhouse this made is ever deleted."""
+    check_out(out)
+    make_folders(out.parent)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    old, moved = None, False
+    try:
+        fill(staging)
+        _write(staging / MARKER, "A wheelhouse made by `python -m jaxdeck.wheelhouse`: its next run replaces this "
+                                 "folder whole. See INSTALL.txt.\n")
+        check_out(out)  # again: nothing put there while it downloaded is deleted
+        if out.is_dir():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
+            out.rename(old)  # over the empty folder just made
+            moved = True
+        staging.rename(out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if moved and not out.exists():
+            old.rename(out)
+        elif old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def write(target: Target, extras: tuple[str, ...], have_file: Path | None, out: Path = OUT) -> str:
     """Make ``out`` afresh (built beside it, then moved into place); returns the summary line."""
     have = read_have(have_file) if have_file else {}
@@ -289,22 +363,20 @@ def write(target: Target, extras: tuple[str, ...], have_file: Path | None, out: 
             own_folder(folder)
         except DeckError as refused:
             raise WheelhouseError(str(refused)) from None
-    make_folders(out.parent)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
-    try:
+    check_out(out)  # before anything is resolved or downloaded
+    found = {}
+
+    def fill(staging: Path) -> None:
         with tempfile.TemporaryDirectory() as scratch:
-            pins, box, on_box = plan(target, extras, have, Path(scratch))
-        download(target, pins, staging)
+            found["pins"], found["box"], found["on_box"] = plan(target, extras, have, Path(scratch))
+        download(target, found["pins"], staging)
         build_wheel(staging)
-        extra = f"[{','.join(extras)}]" if extras else ""
-        pin_folder(staging, extras, pins)
-        _write(staging / "INSTALL.txt", install_text(target, extras, box, on_box))
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        pin_folder(staging, extras, found["pins"])
+        _write(staging / "INSTALL.txt", install_text(target, extras, found["box"], found["on_box"]))
+
+    make(out, fill)
+    box, on_box = found["box"], found["on_box"]
+    extra = f"[{','.join(extras)}]" if extras else ""
     wheels = sorted(out.glob("*.whl"))
     size = sum(w.stat().st_size for w in wheels)
     return (f"{display_path(out)}: {len(wheels)} wheels, {size / 1e6:.1f} MB, jaxdeck{extra} for Python {target.python} "

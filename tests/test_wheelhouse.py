@@ -83,6 +83,127 @@ def test_a_wheelhouse_is_not_written_through_a_link(tmp_path, capsys):
     assert list(theirs.iterdir()) == []
 
 
+def no_network(monkeypatch) -> None:
+    """uv and pip told to reach no index (and an index URL on a port nothing listens on): a run that got as
+    far as resolving or downloading fails there, with another message."""
+    monkeypatch.setenv("UV_OFFLINE", "1")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+    monkeypatch.setenv("UV_INDEX_URL", "http://127.0.0.1:9/simple")
+
+
+def users_folder(folder: Path) -> dict[str, str]:
+    """A folder of the user's (a notebook kept from a GPU box, a README): path -> text."""
+    files = {"h100/talk.ipynb": "kept notebook from the GPU box\n", "README.md": "notes\n"}
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return files
+
+
+def still_there(folder: Path, files: dict[str, str]) -> bool:
+    return all((folder / name).read_text(encoding="utf-8") == text for name, text in files.items())
+
+
+def test_an_out_folder_of_the_user_s_is_refused_before_anything_is_downloaded(tmp_path, monkeypatch):
+    """``--out gpu`` for ``--out build/gpu``: the folder is the user's, not a wheelhouse to replace. Run with
+    no network at all: the refusal comes before uv or pip is asked for anything."""
+    precious = tmp_path / "precious"
+    files = users_folder(precious)
+    no_network(monkeypatch)
+    done = subprocess.run(offline([sys.executable, "-m", "jaxdeck.wheelhouse", "--with", "", "--out", str(precious)]),
+                          cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == ("error: precious holds files of its own, not a wheelhouse (no .jaxdeck-wheelhouse "
+                           "in it); choose a new folder for --out, or remove it\n"), done.stderr
+    assert still_there(precious, files) and sorted(p.name for p in tmp_path.iterdir()) == ["precious"]
+
+
+def test_out_dot_in_a_checkout_is_refused_and_nothing_is_deleted(tmp_path, monkeypatch, capsys):
+    checkout = tmp_path / "talk"
+    (checkout / "slides").mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md", "Makefile"):
+        shutil.copy(ROOT / name, checkout / name)
+    (checkout / "slides" / "talk.md").write_text(DECK, encoding="utf-8")
+    before = sorted(str(p.relative_to(checkout)) for p in checkout.rglob("*"))
+    monkeypatch.chdir(checkout)
+    no_network(monkeypatch)
+    assert wheelhouse.main(["--with", "", "--out", "."]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: . holds files of its own, not a wheelhouse") and err.count("\n") == 1, err
+    assert sorted(str(p.relative_to(checkout)) for p in checkout.rglob("*")) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["talk"]
+
+
+def test_an_out_that_is_a_file_is_refused_before_anything_is_downloaded(tmp_path, monkeypatch, capsys):
+    taken = tmp_path / "wheelhouse"
+    taken.write_text("a file of the user's\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    no_network(monkeypatch)
+    assert wheelhouse.main(["--with", "", "--out", str(taken)]) == 1
+    assert wheelhouse.main(["--with", "", "--out", str(taken / "inside")]) == 1
+    err = capsys.readouterr().err
+    assert err == ("error: wheelhouse is a file, not a folder; choose a new folder for --out, or remove it\n" * 2), err
+    assert taken.read_text(encoding="utf-8") == "a file of the user's\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wheelhouse"]
+
+
+def test_a_have_file_that_is_not_utf8_text_is_one_line(tmp_path, monkeypatch, capsys):
+    have = tmp_path / "have.txt"
+    have.write_bytes(b"\xff\xfe\x00garbage==\n===\n")
+    monkeypatch.chdir(tmp_path)
+    no_network(monkeypatch)
+    assert wheelhouse.main(["--have", str(have), "--out", str(tmp_path / "wh")]) == 1
+    err = capsys.readouterr().err
+    assert err == ("error: have.txt: not UTF-8 text (byte 0xff at 0); on the box run "
+                   "`python -m pip list --format=freeze > have.txt` and copy it here as it is\n"), err
+    assert not (tmp_path / "wh").exists()
+
+
+def test_a_have_file_line_without_a_name_or_a_version_is_named(tmp_path):
+    have = tmp_path / "have.txt"
+    for number, text in ((2, "numpy==2.4.6\n===\n"), (1, "jax==notaversion\n")):
+        have.write_text(text, encoding="utf-8")
+        with pytest.raises(wheelhouse.WheelhouseError, match=rf"have.txt:{number}: expected NAME==VERSION"):
+            wheelhouse.read_have(have)
+
+
+def fill_with(*names: str):
+    """The filling of a wheelhouse: a wheel made here for each of ``names``, pinned (no index asked)."""
+    def fill(folder: Path) -> None:
+        for name in names:
+            wheel(folder, name, "1.0")
+        wheelhouse.pin_folder(folder)
+    return fill
+
+
+def test_a_previous_wheelhouse_is_replaced_whole_and_only_it(tmp_path):
+    out = tmp_path / "build" / "wheelhouse"
+    wheelhouse.make(out, fill_with("tinyone"))
+    assert sorted(p.name for p in out.iterdir()) == [wheelhouse.MARKER, "requirements.txt",
+                                                     "tinyone-1.0-py3-none-any.whl"]
+    wheelhouse.make(out, fill_with("tinytwo"))  # the tool's own folder: replaced, nothing left beside it
+    assert sorted(p.name for p in out.iterdir()) == [wheelhouse.MARKER, "requirements.txt",
+                                                     "tinytwo-1.0-py3-none-any.whl"]
+    assert [p.name for p in out.parent.iterdir()] == ["wheelhouse"]
+
+    def fails(folder: Path) -> None:
+        fill_with("tinythree")(folder)
+        raise wheelhouse.WheelhouseError("the download failed")
+    with pytest.raises(wheelhouse.WheelhouseError, match="the download failed"):
+        wheelhouse.make(out, fails)  # the previous one is kept as it was
+    assert (out / "tinytwo-1.0-py3-none-any.whl").is_file() and not (out / "tinythree-1.0-py3-none-any.whl").exists()
+    assert [p.name for p in out.parent.iterdir()] == ["wheelhouse"]
+
+    (out / "notes.md").write_text("the user's, put in the wheelhouse\n", encoding="utf-8")
+    with pytest.raises(wheelhouse.WheelhouseError, match=r"wheelhouse/notes.md is not the wheelhouse's; move it out of "
+                                                         r"the folder, or choose a new folder for --out"):
+        wheelhouse.make(out, fill_with("tinythree"))
+    assert (out / "notes.md").is_file() and (out / "tinytwo-1.0-py3-none-any.whl").is_file()
+    assert [p.name for p in out.parent.iterdir()] == ["wheelhouse"]
+
+
 def test_a_have_file_line_that_is_not_name_version_is_named(tmp_path):
     have = tmp_path / "have.txt"
     have.write_text("numpy==2.4.6\njupyterlab\n", encoding="utf-8")
@@ -149,6 +270,7 @@ def test_the_folder_holds_jaxdeck_and_its_packages_but_not_jax(built):
         assert sum(f"--hash={wheelhouse.sha256(wheel)}" in line for line in pinned) == 1, wheel.name
     assert ("python -m pip install --require-hashes --no-index --find-links . -r requirements.txt"
             in (built / "INSTALL.txt").read_text(encoding="utf-8"))
+    assert (built / wheelhouse.MARKER).is_file()  # the next run may replace it
 
 
 @pytest.mark.heavy
