@@ -31,18 +31,21 @@ from jaxdeck.errors import DeckError, display_path
 from jaxdeck.execute.cache import cell_identity, code_cells, entry_of, graft, graft_cell
 from jaxdeck.execute.shape import read_executed
 from jaxdeck.machines import Split, split_of
+from jaxdeck.options import DeckOptions
 from jaxdeck.records import KEPT, OWN, BuildRecord, update_build, update_cell_info
 
 
-def kept_notebook(frozen: str | Path, deck: str | Path) -> tuple[Path, nbformat.NotebookNode]:
-    """The executed notebook ``frozen`` names for ``deck`` (a file, or a folder holding NAME.ipynb), read."""
+def kept_notebook(frozen: str | Path, deck: str | Path,
+                  max_output_mb: float | None = None) -> tuple[Path, nbformat.NotebookNode]:
+    """The executed notebook ``frozen`` names for ``deck`` (a file, or a folder holding NAME.ipynb), read;
+    an output bigger than ``max_output_mb`` (the deck's cap) is refused."""
     path = Path(frozen)
     if path.is_dir():
         path = path / f"{Path(deck).stem}.ipynb"
     if not path.is_file():
         raise DeckError(path, None, "no executed notebook to take frozen outputs from",
                         "give build/notebooks/NAME.ipynb from the machine that executed the deck")
-    source = read_executed(path)  # or one line naming the field of the wrong shape
+    source = read_executed(path, max_output_mb=max_output_mb)  # or one line naming the field of the wrong shape
     theirs = code_cells(source)
     if theirs and all(c.get("execution_count") is None and not c.get("outputs") for c in theirs):
         raise DeckError(path, None, "the frozen notebook was never executed",
@@ -64,7 +67,7 @@ def take_frozen(nb, frozen: str | Path, deck: str | Path,
                 own: Callable[[], nbformat.NotebookNode]) -> nbformat.NotebookNode:
     """``nb`` executed: the kept outputs of ``frozen`` on its matching first code cells, ``own()``'s
     (this build's executed ``nb``) on the others; ``own`` is called only when some cell does not match."""
-    path, source = kept_notebook(frozen, deck)
+    path, source = kept_notebook(frozen, deck, DeckOptions.of(nb).max_output_mb)
     ours = code_cells(nb)
     kept = matching(ours, code_cells(source))
     if not trust.signed(source):

@@ -6,6 +6,11 @@ a traceback. :func:`read_executed` validates the JSON with nbformat's validator 
 error into one line naming the file, where in the notebook (``cell 4, output 2``) and the field::
 
     gpu/h100/01.ipynb: cell 4, output 2: 'data' is missing (an object); give an executed notebook ...
+
+JSON nested too deep for Python's parser is said so; ``cells`` is checked to be a list of objects
+first (nbformat's validator writes into each cell before it validates); and an output bigger than the
+deck's cap (``max_output_mb:``, which a build cuts its own outputs to) is refused, naming it, rather
+than made into a deck the browser never finishes laying out.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from jsonschema.exceptions import best_match
 from nbformat.validator import ValidationError, validate
 
 from jaxdeck.errors import DeckError
+from jaxdeck.execute.limits import MB, size_of
 
 #: what to do about a notebook of the wrong shape
 HINT = "give the executed notebook `jaxdeck build` wrote (build/notebooks/NAME.ipynb), unedited"
@@ -27,6 +33,9 @@ TYPES = {"object": "an object", "array": "a list", "string": "a string", "number
          "integer": "a whole number", "boolean": "true or false", "null": "null"}
 #: how many characters of a message the line keeps
 SHORT = 120
+
+#: what nbformat's validator takes for granted before it validates (it gives each cell an id)
+CELLS = {"type": "object", "properties": {"cells": {"type": "array", "items": {"type": "object"}}}}
 
 #: the build record's fields a frozen build takes from a kept notebook (``metadata.jaxdeck_build``,
 #: :class:`jaxdeck.records.BuildRecord`): free-form to nbformat, drawn on the title slide and the handout
@@ -129,9 +138,21 @@ def fault(error, root: dict, prefix: tuple = ()) -> str:
     return f"{place}: {what}" if place else what
 
 
-def read_executed(path: str | Path, hint: str = HINT) -> nbformat.NotebookNode:
+def oversized(raw: dict, limit_mb: float) -> str | None:
+    """Where the first output of a validated notebook ``raw`` bigger than ``limit_mb`` is, and its size, in
+    a few words (None: none is)."""
+    for c, cell in enumerate(raw["cells"]):
+        for o, output in enumerate(cell.get("outputs") or ()):
+            size = size_of(output)
+            if size > limit_mb * MB:
+                return (f"cell {c + 1}, output {o + 1}: {size / MB:.1f} MB, over the deck's {limit_mb:g} MB cap "
+                        "on a cell's outputs (max_output_mb:)")
+    return None
+
+
+def read_executed(path: str | Path, hint: str = HINT, max_output_mb: float | None = None) -> nbformat.NotebookNode:
     """The notebook at ``path`` (nbformat 4), or a one-line DeckError naming the file and the field that is wrong,
-    and ``hint``: what to do."""
+    and ``hint``: what to do; with ``max_output_mb``, an output bigger than that is wrong too."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -141,8 +162,13 @@ def read_executed(path: str | Path, hint: str = HINT) -> nbformat.NotebookNode:
         raw = json.loads(text)
     except ValueError as err:
         raise DeckError(path, getattr(err, "lineno", None), "not a notebook: not JSON", hint) from None
+    except RecursionError:
+        raise DeckError(path, None, "not a notebook: its JSON nests too deep to read", hint) from None
     if not isinstance(raw, dict) or raw.get("nbformat") != 4:
         raise DeckError(path, None, "not a notebook of nbformat 4 ('nbformat': 4 at its top)", hint)
+    error = best_match(Draft7Validator(CELLS).iter_errors(raw))
+    if error is not None:
+        raise DeckError(path, None, fault(error, CELLS), hint)
     try:
         validate(raw, version=4, version_minor=raw.get("nbformat_minor") if isinstance(raw.get("nbformat_minor"), int)
                  else None)
@@ -153,6 +179,10 @@ def read_executed(path: str | Path, hint: str = HINT) -> nbformat.NotebookNode:
         error = best_match(Draft7Validator(BUILD_RECORD).iter_errors(record))
         if error is not None:
             raise DeckError(path, None, fault(error, BUILD_RECORD, ("metadata", "jaxdeck_build")), hint)
+    too_big = oversized(raw, max_output_mb) if max_output_mb is not None else None
+    if too_big:
+        raise DeckError(path, None, too_big, "give the notebook a build with this deck's cap wrote, "
+                        "or raise max_output_mb: in the deck's header")
     try:
         return nbformat.reads(text, as_version=4)
     except Exception as err:  # valid JSON nbformat still refuses: said, not shown as a traceback

@@ -42,6 +42,7 @@ def _set(*path, value):
 
 #: (what is wrong, the change, what the line says)
 SHAPES = [
+    ("cells an object", _set("cells", value={"a": 1}), "'cells' must be a list of objects"),
     ("an output without data", _no_data, "cell 4, output 1: 'data' is missing (an object)"),
     ("outputs not a list", _set("cells", 3, "outputs", value={"a": 1}), "cell 4: 'outputs' must be a list of objects"),
     ("an output's metadata not an object", _set("cells", 3, "outputs", 0, "metadata", value=[1]),
@@ -89,3 +90,33 @@ def test_a_kept_notebook_of_the_wrong_shape_is_one_line_naming_the_field(talk, w
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert lines[0] == f"error: gpu/h100/talk.ipynb: {said}; {HINT} (build/notebooks/NAME.ipynb), unedited"
+
+
+def _refused(folder, text: str):
+    """``jaxdeck build --frozen`` of the deck in ``folder`` with ``text`` as its kept notebook: its one line."""
+    box = folder / "gpu" / "h100"
+    box.mkdir(parents=True, exist_ok=True)
+    (box / "talk.ipynb").write_text(text)
+    done = run_cli("build", "talk.md", "--frozen", "gpu/h100", cwd=folder)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def test_a_kept_notebook_nested_too_deep_to_read_is_one_line(talk):
+    """JSON nested deeper than Python's parser recurses (100,000 lists) is said, not a RecursionError."""
+    line = _refused(talk, '{"cells":' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert line.startswith("error: gpu/h100/talk.ipynb: not a notebook: its JSON nests too deep"), line
+
+
+def test_a_kept_output_over_the_deck_s_cap_is_refused_naming_cell_and_output(tmp_path):
+    """A build cuts a cell's outputs to the deck's cap (max_output_mb:); a kept output beyond it, which
+    would make the deck as big and keep the browser laying it out for ever, is one line naming it."""
+    (tmp_path / "talk.md").write_text("---\njupyter:\n  jaxdeck:\n    max_output_mb: 1\n---\n\n" + DECK)
+    raw = kept()
+    raw["cells"][3]["outputs"][0]["data"]["text/plain"] = "A" * (2 * 1024 * 1024)
+    line = _refused(tmp_path, json.dumps(raw))
+    assert line.startswith("error: gpu/h100/talk.ipynb: cell 4, output 1: 2.0 MB, over the deck's 1 MB cap "
+                           "on a cell's outputs (max_output_mb:)"), line
