@@ -15,15 +15,18 @@ import datetime
 import functools
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import jupytext
 import nbformat
 import yaml
-from jupytext.config import JupytextConfiguration, find_jupytext_configuration_file, load_jupytext_configuration_file
+from jupytext.config import (JupytextConfiguration, JupytextConfigurationError, find_jupytext_configuration_file,
+                             load_jupytext_configuration_file)
 from jupytext.formats import guess_format, read_format_from_metadata
 from jupytext.metadata_filter import metadata_filter_as_dict
 
+from jaxdeck.errors import DeckError
 from jaxdeck.records import BuildRecord, update_build
 
 #: The jupytext settings decks are written with; `jupytext.toml` at the
@@ -53,10 +56,43 @@ def jupytext_config(deck: Path) -> JupytextConfiguration:
     """The repository's jupytext configuration for ``deck`` (our defaults when there is none)."""
     found = find_jupytext_configuration_file(str(deck.parent.resolve()))
     if found:
-        config = load_jupytext_configuration_file(found)
+        try:
+            config = load_jupytext_configuration_file(found)
+        except Exception as err:  # broken TOML, a value of the wrong type, bytes that are not UTF-8
+            raise config_error(found, err) from None
         if config is not None:
             return config
     return JupytextConfiguration(**DEFAULT_JUPYTEXT_CONFIG)
+
+
+#: what a broken jupytext configuration file's one line says to do
+CONFIG_HINT = "fix it as https://jupytext.readthedocs.io/en/latest/config.html says, or remove it"
+
+
+def config_error(found: str, err: Exception) -> DeckError:
+    """jupytext's complaint about its configuration file ``found`` (its traceback: a TOML error's
+    message, a trait's type error, a decoding error) as one line naming the file and its line."""
+    cause = err.__context__ if isinstance(err, JupytextConfigurationError) else err
+    if isinstance(cause, UnicodeDecodeError):
+        return DeckError(found, None, f"the jupytext configuration is not UTF-8 text (byte {cause.object[cause.start]:#04x} "
+                         f"at offset {cause.start})", CONFIG_HINT)
+    message = str(err).split(" is incorrect: ", 1)[-1]
+    try:
+        lines = Path(found).read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    line = None
+    if isinstance(cause, tomllib.TOMLDecodeError):
+        at = re.search(r"\(at line (\d+), column \d+\)|\(at end of document\)", message)
+        if at:
+            line = int(at.group(1)) if at.group(1) else len(lines) - (lines[-1:] == [""]) or None
+            message = message[:at.start()]
+    trait = re.match(r"The '(\w+)' trait of a JupytextConfiguration instance (.*)", message)
+    if trait:  # the key's value is of the wrong type: the line that sets it
+        message = f"'{trait.group(1)}' {trait.group(2)}"
+        line = next((n for n, text in enumerate(lines, 1) if re.match(rf"\s*{trait.group(1)}\s*=", text)), None)
+    message = " ".join(message.split()).rstrip(".")
+    return DeckError(found, line, f"the jupytext configuration does not read: {message}", CONFIG_HINT)
 
 
 def header_line_count(text: str) -> int:
