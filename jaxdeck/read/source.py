@@ -68,10 +68,16 @@ def read_text(path: Path) -> str:
     return text
 
 
-def raise_header_error(path: Path, err: yaml.YAMLError):
-    """The header's YAML error as a DeckError at its line."""
+def raise_header_error(path: Path, err: yaml.YAMLError, text: str | None = None):
+    """The header's YAML error as a DeckError at its line: in the header's body (the file's second line
+    on), or, given the deck's ``text``, in whatever part of it was read as YAML (jupytext reads the whole
+    deck when it looks for MyST front matter)."""
     mark = getattr(err, "problem_mark", None)
     line = mark.line + 2 if mark is not None else 1
+    if text is not None:
+        parsed = (getattr(mark, "buffer", None) or "").rstrip("\0")
+        start = text.find(parsed) if parsed else -1
+        line = text.count("\n", 0, start) + mark.line + 1 if start >= 0 else 1
     problem = getattr(err, "problem", None) or "invalid YAML"
     if isinstance(err, HeaderLimit):
         raise DeckError(path, line, f"the YAML header is refused: {problem}",
@@ -623,7 +629,7 @@ def _read(path: Path, build: str | Path | None, problems: Problems) -> tuple[nbf
         # `jupytext --to md` gives a deck back byte for byte, config or not.
         nb = read_in_format(path, text, config)
     except yaml.YAMLError as err:
-        raise DeckError(path, 1, f"invalid YAML in the header: {err}", "fix the header's YAML") from None
+        raise_header_error(path, err, text)
     except Exception as err:
         reason = " ".join(str(err).split())  # one line, as every DeckError
         where = re.search(r"\bat line (\d+)", reason)  # a MyST cell's options name their fence's line

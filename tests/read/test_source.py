@@ -45,6 +45,18 @@ def test_invalid_yaml_header_points_at_the_line(write_deck):
     assert err.line in (4, 5) and "YAML" in err.message
 
 
+@pytest.mark.parametrize("text, line, problem", [
+    ("---\njupyter: [\n---\n\n# x\n", 3, "expected the node content, but found '<document start>'"),
+    ("---\ntitle: t\njupyter: {a: [\n---\n\n# x\n", 4, "expected the node content, but found '<document start>'"),
+])
+def test_a_header_jupytext_reads_whole_that_is_not_yaml_is_one_line_at_the_decks_line(write_deck, text, line, problem):
+    """A header whose `jupyter:` key is not a block (an unclosed list): jupytext reads the whole deck as
+    YAML, and the problem's line is the deck's, said in one line as the other header errors are."""
+    err = error_of(write_deck(text))
+    assert (err.line, err.message) == (line, f"invalid YAML in the header: {problem}"), str(err)
+    assert len(str(err).splitlines()) == 1, str(err)
+
+
 @pytest.mark.heavy
 @pytest.mark.parametrize("header, line, said", [
     ("    title: " + "[" * 20000 + "]" * 20000 + "\n", 4, "nests deeper than 32 levels"),
