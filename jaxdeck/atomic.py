@@ -22,7 +22,16 @@ from jaxdeck.errors import os_error
 MARK = ".jdtmp-"
 #: a write never takes this long: an older temporary file is a leftover whoever wrote it
 STALE_S = 3600
-_LEFTOVER = re.compile(r"^\..+\.(\d+)" + re.escape(MARK) + r"[^.]+\.tmp$")
+#: ``.PID.jdtmp-RANDOM.tmp`` (and ``.NAME.PID.jdtmp-RANDOM.tmp``, as earlier versions named them)
+_LEFTOVER = re.compile(r"^\.(?:.+\.)?(\d+)" + re.escape(MARK) + r"[^.]+\.tmp$")
+
+
+def _temporary(folder: Path) -> tuple[int, str]:
+    """A new private file in ``folder`` to rename over a file there: its descriptor and path. Its name is
+    short and never the target's (``.PID.jdtmp-RANDOM.tmp``): a target whose name is near the file system's
+    limit (255 bytes) still has one, and an error names the target, never a name the user never chose.
+    The writer's pid is in it: a later build removes what a killed writer left (see :func:`sweep`)."""
+    return tempfile.mkstemp(prefix=f".{os.getpid()}{MARK}", suffix=".tmp", dir=folder)
 
 
 #: the mode of a folder jaxdeck makes, less what the umask takes: no other user may write in it
@@ -56,9 +65,8 @@ def _replacing(path: Path, mode: int = 0o644) -> Iterator[BinaryIO]:
     file is created 0600 (mkstemp) and given ``mode`` before the rename.
     """
     make_folders(path.parent)
-    # the writer's pid in the name: a later build removes what a killed writer left (see sweep)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{MARK}", suffix=".tmp", dir=path.parent)
+        fd, tmp = _temporary(path.parent)
     except OSError as err:
         _name(err, path, None)
         raise
@@ -83,7 +91,7 @@ def _replacing(path: Path, mode: int = 0o644) -> Iterator[BinaryIO]:
 def _name(err: OSError, path: Path, tmp: str | None) -> None:
     """Make ``err`` name the artefact ``path`` where it named no file or the temporary one (a write
     cut short by a full disk or a file-size limit names none): the file a user knows."""
-    if err.filename is None or err.filename == tmp or str(err.filename).startswith(str(path.parent / f".{path.name}.")):
+    if err.filename is None or err.filename == tmp or _LEFTOVER.match(Path(str(err.filename)).name):
         err.filename, err.filename2 = str(path), None
 
 
@@ -133,7 +141,7 @@ def create_private(path: str | Path) -> int:
             os.fchmod(fd, 0o600)
         return fd
     make_folders(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}{MARK}", suffix=".tmp", dir=path.parent)
+    fd, tmp = _temporary(path.parent)
     try:
         os.replace(tmp, path)
     except BaseException:

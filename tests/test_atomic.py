@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -213,3 +215,19 @@ def test_a_build_folder_without_write_permission_is_one_line_before_the_kernel_r
     assert done.returncode == 1 and done.stderr.strip() == (
         "error: build: cannot write: Permission denied; check the folder's permissions, or build elsewhere with --out")
     assert not (tmp_path / "kernel-ran").exists()
+
+
+def test_a_file_whose_name_is_near_the_file_systems_limit_is_written_through_a_short_temporary_name(tmp_path):
+    """The temporary file is never named after its target: a target of 250 bytes, 5 short of the limit,
+    is written, and a killed writer's short-named leftover is still swept."""
+    from jaxdeck.atomic import MARK, sweep, write_bytes
+
+    target = tmp_path / ("a" * 244 + ".ipynb")
+    assert len(target.name.encode()) == 250
+    write_bytes(target, b"whole")
+    assert target.read_bytes() == b"whole"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    leftover = tmp_path / f".{int(dead.stdout)}{MARK}abcd1234.tmp"
+    leftover.write_text("cut short")
+    assert sweep(tmp_path) == [leftover]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
