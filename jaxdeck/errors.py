@@ -82,12 +82,20 @@ class DecksFailed(DeckError):
 
 
 def display_path(path: str | Path) -> str:
-    """A path relative to the current directory when it lies below it (shorter messages)."""
+    """A path relative to the current directory when it lies below it (shorter messages), printable
+    (:func:`printable`): a file's name is anyone's to choose, escapes for the terminal included."""
     p = Path(path)
     try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
+        return printable(str(p.resolve().relative_to(Path.cwd().resolve())))
     except ValueError:
-        return str(p)
+        return printable(str(p))
+
+
+def printable(text: str) -> str:
+    """``text`` with each character a terminal would act on rather than show (an escape sequence, a
+    newline, a byte that was not UTF-8) written as Python's repr writes it (``\\x1b``, ``\\n``): one line,
+    its colours and cursor the terminal's own."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # ------------------------------------------------------------------ OS errors a user can cause
@@ -137,7 +145,8 @@ OS_ERRORS: dict[int, OsFix] = {
     errno.EISDIR: OsFix("cannot write", "a folder is where a file goes: remove it, or build elsewhere with --out"),
     errno.ENOTDIR: OsFix("cannot write", "a file is where a folder goes: remove it, or build elsewhere with --out"),
     errno.EEXIST: OsFix("cannot write", "a file is where a folder goes: remove it, or build elsewhere with --out"),
-    errno.ENAMETOOLONG: OsFix("cannot write", "use a shorter path"),
+    errno.ENAMETOOLONG: OsFix("cannot write", "a name on this path is longer than the file system allows (255 bytes "
+                                              "a name): rename the deck (or the folder) shorter"),
     errno.EMFILE: OsFix("cannot open", _too_many),
     errno.ENFILE: OsFix("cannot open",
                         "the system has as many files open as it allows: close some programs, and build again"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 import threading
 
+from jaxdeck.errors import printable
+
 
 class Progress:
     """One display for a build, however many decks run at once.
@@ -55,7 +57,7 @@ class Progress:
             self._stages[deck] = stage
             row = self._rows.get(deck)
             if row is None:
-                self._rows[deck] = self._progress.add_task(deck, total=None, deck=f"  {deck}", stage=stage)
+                self._rows[deck] = self._progress.add_task(deck, total=None, deck=f"  {shown(deck)}", stage=stage)
             else:
                 self._progress.update(row, stage=stage)
 
@@ -80,6 +82,14 @@ class Progress:
             if row is not None:
                 self._progress.remove_task(row)
             self._progress.advance(self._task)
+
+
+def shown(deck: str) -> str:
+    """``deck``'s name as its line shows it: printable (:func:`jaxdeck.errors.printable`), and its
+    brackets text, never rich's markup (the line is ``[bold]NAME``)."""
+    from rich.markup import escape
+
+    return escape(printable(deck))
 
 
 #: the build's display while one runs: what a stage deep inside (the fit) reports its steps to

@@ -150,3 +150,19 @@ def test_an_os_error_inside_another_is_said_as_itself_and_a_bug_keeps_its_traceb
         assert str(os_error(wrapped)).startswith("build/pdf/talk.pdf: cannot write: No space left on device; ")
     assert os_error(OSError(errno.ENOENT, os.strerror(errno.ENOENT), "x")) is None  # likelier a bug: a traceback
     assert os_error(ValueError("not an OS error")) is None
+
+
+def test_a_deck_whose_name_is_near_the_file_systems_limit_is_one_line_saying_to_rename_it(tmp_path):
+    """A deck of 245 bytes a name: its outputs' names (NAME.ipynb and the like) are at the limit of 255
+    bytes a name; the line says so and what to do, and never names a temporary file."""
+    name = "zz-" + "a" * 240 + ".md"
+    (tmp_path / "slides").mkdir()
+    (tmp_path / "slides" / name).write_text("---\njupyter:\n  jaxdeck:\n    title: N\n---\n\n# N\n\ntext\n")
+    done, mark = build(tmp_path, "--", f"slides/{name}")
+    assert started_by(mark) == []
+    lines = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode == 1 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert ".jdtmp-" not in lines[0] and "a" * 240 in lines[0], lines[0]
+    assert lines[0].endswith("longer than the file system allows (255 bytes a name): rename the deck (or the folder) "
+                             "shorter"), lines[0]
+    assert not list(tmp_path.rglob("*.tmp"))
