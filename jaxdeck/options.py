@@ -108,7 +108,8 @@ class DeckOptions:
         config = {
             "width": self.size[0], "height": self.size[1], "margin": 0.04, "hash": True,
             "controls": True, "progress": True, "center": False, "transition": self.transition,
-            "slideNumber": self.slide_number, "pdfSeparateFragments": False,
+            # true shows the number as the default does ("c/t"), not as reveal.js's own true ("h.v": "6 . 1")
+            "slideNumber": "c/t" if self.slide_number is True else self.slide_number, "pdfSeparateFragments": False,
         }
         if self.tools:
             # no button in the corner, where it would cover a slide's last output line: M or a

@@ -27,6 +27,12 @@ def test_reveal_config_follows_the_options():
     assert (config["width"], config["height"], config["slideNumber"], config["center"]) == (1280, 1080, False, False)
 
 
+def test_slide_number_true_shows_the_slide_of_the_total_as_the_default_does():
+    """reveal.js's own ``slideNumber: true`` is "h.v" (6 . 1 on a slide of one column): true means shown, as documented."""
+    assert DeckOptions.of({"slide_number": True}).reveal_config()["slideNumber"] == "c/t"
+    assert DeckOptions.of({"slide_number": "h/v"}).reveal_config()["slideNumber"] == "h/v"
+
+
 def test_a_yaml_date_is_a_date_and_shown_as_text():
     import datetime
 
