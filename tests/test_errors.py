@@ -28,3 +28,11 @@ def test_a_printable_name_is_said_as_it_is():
     from jaxdeck.errors import display_path
 
     assert display_path("slides/zz-ünï cödé [1].md") == "slides/zz-ünï cödé [1].md"
+
+
+def test_a_built_decks_line_says_its_name_escaped(tmp_path):
+    name, said = NAMES["escape"]
+    (tmp_path / name).write_text("# Talk\n\nWords.\n\nNote: said.\n")
+    done = run_cli("build", "--", name, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and done.stdout.splitlines() == [f"{said}: HTML"], repr(done.stdout)

@@ -68,7 +68,9 @@ def _jobs(text: str) -> int:
 def report(built) -> None:
     import sys
 
-    print(f"{built.deck}: {built.done}", flush=True)
+    from jaxdeck.errors import printable
+
+    print(f"{printable(str(built.deck))}: {built.done}", flush=True)
     if built.frozen:  # under its deck's line: which outputs --frozen kept, which this build made
         print(f"  {built.frozen}", flush=True)
     for warning in built.warnings:
