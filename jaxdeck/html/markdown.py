@@ -8,11 +8,16 @@ notes with it, so a table or a role in a note looks the same on a slide, in the 
 and on paper.
 
 Where nbconvert's own Markdown filter (mistune) and markdown-it disagree only in markup, the
-output is nbconvert's, so decks keep the HTML they had: dollar math stays ``$...$`` and
-``$$...$$`` text for KaTeX's auto-render, fenced code is highlighted by Pygments as
+output is nbconvert's, so decks keep the HTML they had, but for math: fenced code is highlighted by Pygments as
 ``<div class="highlight">`` (the classes the theme's CSS styles), table cells are indented,
 struck text is ``<del>`` and a raw HTML block is followed by a blank line. Headings carry no
 anchor links.
+
+Dollar math follows Pandoc's rule (an opening ``$`` has a non-space right after it, a closing
+``$`` a non-space right before it and no digit after it), so ``costs $0 and $0`` is money. The
+parser alone decides what is math: it writes ``\\(...\\)`` and ``\\[...\\]`` (as MyST's
+``{math}`` does) and KaTeX's auto-render in the browser looks for those delimiters only, never
+for a ``$`` in the text.
 
 Attributes, as Quarto's reveal.js decks write them, come from mdit-py-plugins' attrs plugins and
 change nothing where they are not written: ``[text]{.fragment .highlight-red}`` is a
@@ -69,19 +74,21 @@ def _fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options, env) 
     return highlight(token.content, lexer, HtmlFormatter())
 
 
-def _tex(token: Token, delimiter: str) -> str:
-    """Math as the TeX its author wrote, between its dollars: KaTeX's auto-render typesets it in the browser."""
-    return f"{delimiter}{html.escape(token.content, quote=False)}{delimiter}"
+def _tex(token: Token, display: bool) -> str:
+    """Math as the TeX its author wrote between ``\\(...\\)`` or ``\\[...\\]``, the only delimiters
+    KaTeX's auto-render looks for: a ``$`` the parser left as text is never typeset in the browser."""
+    left, right = ("\\[", "\\]") if display else ("\\(", "\\)")
+    return f"{left}{html.escape(token.content, quote=False)}{right}"
 
 
 def _math_inline(self, tokens: Sequence[Token], idx: int, options, env) -> str:
-    """``$x$`` (and ``$$x$$`` inside a paragraph) as written."""
-    return _tex(tokens[idx], tokens[idx].markup)
+    """``$x$`` inline; ``$$x$$`` inside a paragraph is display math, as KaTeX typeset it before."""
+    return _tex(tokens[idx], display=tokens[idx].markup == "$$")
 
 
 def _math_display(self, tokens: Sequence[Token], idx: int, options, env) -> str:
-    """Display math as a paragraph of ``$$...$$`` (a label, ``$$x$$ (eq1)``, shows nothing)."""
-    return f"<p>{_tex(tokens[idx], '$$')}</p>\n"
+    """Display math as a paragraph of ``\\[...\\]`` (a label, ``$$x$$ (eq1)``, shows nothing)."""
+    return f"<p>{_tex(tokens[idx], display=True)}</p>\n"
 
 
 def _cell_open(self: RendererHTML, tokens: Sequence[Token], idx: int, options, env) -> str:
@@ -203,8 +210,9 @@ def uses_attributes(source: str) -> bool:
 def _make_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     md.use(tasklists_plugin).use(deflist_plugin)
-    # `$5 and $10` is money, not math: a `$` next to a digit opens or closes nothing
-    dollarmath_plugin(md, allow_digits=False, allow_space=True, double_inline=True)
+    # Pandoc's rule: `$5 and $10` and `$0 extra and $0` are money, not math (no space inside the
+    # dollars, no digit after the closing one)
+    dollarmath_plugin(md, allow_digits=False, allow_space=False, double_inline=True)
     # Quarto's spellings: [text]{.fragment} spans and {.incremental} lines before a block; attributes
     # after other inline elements (a link, an image, code) are left as the text they were
     attrs_plugin(md, spans=True, after=())
@@ -232,7 +240,7 @@ def render(text: str, offline: Sequence[str] | None = None, incremental: bool = 
     MyST roles show as code (Python objects, unknown roles) or emphasised text (references);
     targets, ``%`` comments and ``+++`` breaks show nothing; admonitions become
     ``<div class="admonition NAME">`` boxes with a title; ``{math}`` becomes ``\\(...\\)`` /
-    ``\\[...\\]`` and dollar math stays as written, both for KaTeX. Raw HTML passes through.
+    ``\\[...\\]``, and so does dollar math, for KaTeX. Raw HTML passes through.
     An image whose URL is in ``offline`` (the build could not fetch it) shows as its alt text.
     ``incremental`` (the deck's option, for the slides' own cells) makes every list step in.
     """

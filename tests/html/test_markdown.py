@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -16,8 +17,11 @@ from jaxdeck.read import deck_to_notebook
 
 
 def nbconvert_markdown(text: str) -> str:
-    """nbconvert's own Markdown filter (mistune) as the exporter ran it before: the HTML decks had."""
-    return MarkdownWithMath(renderer=IPythonRenderer(escape=False, exclude_anchor_links=True)).render(text)
+    """nbconvert's own Markdown filter (mistune) as the exporter ran it before: the HTML decks had,
+    but for the delimiters of math (``\\(...\\)`` and ``\\[...\\]`` where nbconvert kept the dollars)."""
+    html = MarkdownWithMath(renderer=IPythonRenderer(escape=False, exclude_anchor_links=True)).render(text)
+    html = re.sub(r"\$\$(.+?)\$\$", lambda m: f"\\[{m[1]}\\]", html, flags=re.S)
+    return re.sub(r"\$(.+?)\$", lambda m: f"\\({m[1]}\\)", html, flags=re.S)
 
 
 def test_every_view_renders_with_the_one_engine():
@@ -81,10 +85,54 @@ def test_a_fence_in_a_language_pygments_lacks_is_code_without_its_name():
 
 def test_money_is_not_math_and_math_is_not_emphasis():
     assert markdown.render("It costs $5 and $10.") == "<p>It costs $5 and $10.</p>\n"
-    assert markdown.render("$a_1 * b_2$ and $$c_1 * d_2$$") == "<p>$a_1 * b_2$ and $$c_1 * d_2$$</p>\n"
+    assert markdown.render("$a_1 * b_2$ and $$c_1 * d_2$$") == "<p>\\(a_1 * b_2\\) and \\[c_1 * d_2\\]</p>\n"
 
 
 def test_a_table_and_a_role_render_anywhere():
     html = markdown.render("| a | b |\n|---|---|\n| {func}`~jax.numpy.dot` | ~~x~~ |")
     assert '<td><code class="myst-role func">dot</code></td>' in html and "<del>x</del>" in html
     assert "|" not in html and "{func}" not in html
+
+
+MONEY_DECK = """---
+jupyter:
+  jaxdeck:
+    theme: projector
+---
+
+# Money and math
+
+That costs $0 extra code and $0 extra thought.
+
+It costs $5, and $x$ is math.
+
+$$x$$
+"""
+TYPESET = """() => [...document.querySelectorAll('.reveal .slides section p')].map(p => ({
+  text: p.textContent, inline: p.querySelectorAll('.katex').length,
+  display: p.querySelectorAll('.katex-display').length}))"""
+
+
+def test_money_is_text_by_pandocs_rule_and_math_has_delimiters_of_its_own():
+    """A `$` that opens math has a non-space after it; one that closes it a non-space before it and
+    no digit after it (Pandoc's rule); math is written between ``\\(...\\)`` or ``\\[...\\]``."""
+    sentence = "That costs $0 extra code and $0 extra thought."
+    assert markdown.render(sentence) == f"<p>{sentence}</p>\n"
+    assert markdown.render("costs $5 and $x$") == "<p>costs $5 and \\(x\\)</p>\n"
+    assert markdown.render("a $ x $ b") == "<p>a $ x $ b</p>\n"
+    assert markdown.render("$a<b$ and $$c$$") == "<p>\\(a&lt;b\\) and \\[c\\]</p>\n"
+    assert markdown.render("$$\nx\n$$") == "<p>\\[\nx\n\\]</p>\n"
+
+
+def test_money_on_a_slide_is_not_typeset_by_katex_in_the_browser(write_deck, tmp_path, browser):
+    from jaxdeck.browser import open_deck
+    from jaxdeck.html.export import export_html
+
+    path = write_deck(MONEY_DECK)
+    html = export_html(deck_to_notebook(path), path, tmp_path / "html" / "talk.html", fit=False)
+    with open_deck(browser, html) as (page, _):
+        seen = page.evaluate(TYPESET)
+    money, mixed, display = seen
+    assert money == {"text": "That costs $0 extra code and $0 extra thought.", "inline": 0, "display": 0}, seen
+    assert mixed["text"].startswith("It costs $5, and ") and mixed["inline"] == 1 and mixed["display"] == 0, seen
+    assert display["display"] == 1, seen

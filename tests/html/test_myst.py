@@ -115,15 +115,15 @@ def test_math_directive_is_display_math():
     assert html == '<div class="math block">\n\\[\\sum_i x_i &lt; 1\\]\n</div>\n'
 
 
-def test_dollar_math_stays_as_written_for_katex():
+def test_dollar_math_is_written_for_katex_as_the_math_role_is():
     html = render("Inline $a_1 * b_2$ here.\n\n$$\nx^2\n$$\n")
-    assert html == "<p>Inline $a_1 * b_2$ here.</p>\n<p>$$\nx^2\n$$</p>\n"
+    assert html == "<p>Inline \\(a_1 * b_2\\) here.</p>\n<p>\\[\nx^2\n\\]</p>\n"
     assert "<em>" not in html  # underscores inside math are not emphasis
 
 
 def test_labelled_display_math_shows_no_label():
     html = render("$$\nx\n$$ (eq-x)\n")
-    assert html == "<p>$$\nx\n$$</p>\n" and "¶" not in html
+    assert html == "<p>\\[\nx\n\\]</p>\n" and "¶" not in html
 
 
 def test_money_is_not_math():

@@ -2,9 +2,7 @@
 // `jd-ready` on the body, which the article's printer waits for.
 renderMathInElement(document.querySelector('main.jd-article'), {
   delimiters: [
-    {left: '$$', right: '$$', display: true},
     {left: '\\[', right: '\\]', display: true},
-    {left: '$', right: '$', display: false},
     {left: '\\(', right: '\\)', display: false}
   ],
   ignoredClasses: ['jp-OutputArea', 'highlight', 'jp-CodeCell'],
