@@ -49,6 +49,8 @@ class NearMiss:
     #: a near miss of ``Note:``: matched on a paragraph's first line, and only in a deck with slide
     #: markers (in a document, ``Notes:`` is prose); the others match a whole paragraph
     notes: bool = False
+    #: only possibly meant as a marker (``Speaker notes:`` may be the slide's text): a warning, not an error
+    warning: bool = False
 
 
 #: the hint for a rule (``***``, ``----``) where a slide break was meant
@@ -62,7 +64,12 @@ NEAR_MISSES = (
     NearMiss(re.compile(r"^\|{2}$|^\|{4,}$"), f"use '{COLUMN_MARKER}' to start a column"),
     NearMiss(re.compile(r"^(Notes|notes|note|NOTE|NOTES|Note)\s*:|^Notes?\s+:"),
              f"speaker notes start with '{NOTE_PREFIX}'", notes=True),
+    NearMiss(re.compile(r"^((speaker|presenter)\s+notes?\s*:|(\*\*|__|\*|_)\s*notes?\s*(\*\*|__|\*|_)?\s*:)", re.IGNORECASE),
+             f"did you mean '{NOTE_PREFIX}' (plain, at the start of a line)? speaker notes start with it",
+             notes=True, warning=True),
 )
+#: what a pause or a column marker does, for the error when text beside it makes it part of that text
+MARKER_ROLE = {PAUSE_MARKER: "makes no pause", COLUMN_MARKER: "starts no column"}
 
 
 def near_miss(text: str, first_line: str, notes: bool) -> NearMiss | None:

@@ -23,6 +23,12 @@ def deck_to_notebook(path: str | Path, build: str | Path | None = None, strict: 
 
     problems = Problems(Path(path), strict)  # every problem of the deck, said together before anything runs
     nb, lines = read_notebook(path, build, strict, problems)
-    nb = derive(nb, lines, path, problems.errors)
+    warnings: list = []
+    nb = derive(nb, lines, path, problems.errors, warnings)
+    for warning in warnings:
+        problems.warn(warning)
+    if problems.warnings:
+        from jaxdeck.records import update_build
+        update_build(nb, warnings=problems.warning_lines())
     problems.raise_any()
     return nb

@@ -35,8 +35,8 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
 from jaxdeck.errors import DeckError
-from jaxdeck.markers import (BREAK_HINT, BREAKING, COLUMN_MARKER, CONTINUE, FRAGMENT, MARKERS,  # noqa: F401
-                             NOTE_PREFIX, NOTES, SKIP, SLIDE, SLIDE_MARKER, SUBSLIDE, near_miss)
+from jaxdeck.markers import (BREAK_HINT, BREAKING, COLUMN_MARKER, CONTINUE, FRAGMENT, MARKER_ROLE,  # noqa: F401
+                             MARKERS, NOTE_PREFIX, NOTES, SKIP, SLIDE, SLIDE_MARKER, SUBSLIDE, near_miss)
 from jaxdeck.read.formats import JUPYTEXT_CELL_KEYS
 from jaxdeck.records import BuildRecord, cell_info, set_cell_info, update_build, update_cell_info
 from jaxdeck.tokens import parsed
@@ -97,7 +97,8 @@ def _marker_of(token_type: str, token, inline, source_lines: list[str]) -> str |
 
 
 def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: bool = False,
-                 notes: bool = True, problems: list[DeckError] | None = None) -> list[Piece]:
+                 notes: bool = True, problems: list[DeckError] | None = None,
+                 warnings: list[DeckError] | None = None) -> list[Piece]:
     """Where a markdown cell starts new pieces, with the kind each piece starts.
 
     A heading that starts a piece takes the MyST targets (``(label)=``) right above it along.
@@ -107,10 +108,14 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
     no paragraph is a marker; its slides start at its headings.
 
     A wrong marker is a DeckError at its line: kept in ``problems`` when given (the cell is read
-    on), else raised.
+    on), else raised. A spelling only possibly meant as a marker (``Speaker notes:``) goes to
+    ``warnings`` when given.
     """
     found: list[DeckError] = []
-    pieces = _split_points(cell_source, path, line, headings, myst, notes, found)
+    warned: list[DeckError] = []
+    pieces = _split_points(cell_source, path, line, headings, myst, notes, found, warned)
+    if warnings is not None:
+        warnings.extend(warned)
     if problems is not None:
         problems.extend(found)
     elif found:
@@ -148,13 +153,40 @@ def _unbroken_breaks(tokens, source_lines: list[str], path: Path, line: int) -> 
     return found
 
 
+def _glued_markers(tokens, source_lines: list[str], path: Path, line: int) -> list[DeckError]:
+    """A pause or column marker line outside a fence that is not a paragraph of its own: with a line
+    of text (or a code fence) right above or below it, CommonMark reads it as a line of that text,
+    so it shows as it is written and the slide has no pause or column there."""
+    verbatim: set[int] = set()
+    alone: set[int] = set()  # the marker lines that are a paragraph of their own, as a marker must be
+    for token in tokens:
+        if token.map is None:
+            continue
+        if token.type in ("fence", "code_block", "math_block") or \
+                token.type == "html_block" and _CLOSED_HTML.match(token.content):
+            verbatim.update(range(*token.map))
+        if token.type == "paragraph_open" and token.level == 0 and token.map[1] - token.map[0] == 1:
+            alone.add(token.map[0])
+    found = []
+    for index, text in enumerate(source_lines):
+        marker = text.strip()
+        if marker not in MARKER_ROLE or index in verbatim | alone:
+            continue
+        found.append(DeckError(path, line + index, f"'{marker}' with a line of text or a code fence right above "
+                               f"or below it is read as part of that text, so it {MARKER_ROLE[marker]} and "
+                               f"shows as '{marker}'",
+                               f"leave a blank line above and below '{marker}', at the start of its line"))
+    return found
+
+
 def _split_points(cell_source: str, path: Path, line: int, headings: bool, myst: bool, notes: bool,
-                  problems: list[DeckError]) -> list[Piece]:
+                  problems: list[DeckError], warnings: list[DeckError]) -> list[Piece]:
     tokens = parsed(_myst_markdown if myst else _markdown, cell_source)
     source_lines = cell_source.split("\n")
     pieces: list[Piece] = []
     if not myst:
         problems.extend(_unbroken_breaks(tokens, source_lines, path, line))
+        problems.extend(_glued_markers(tokens, source_lines, path, line))
     for index, token in enumerate(tokens):
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue
@@ -185,7 +217,9 @@ def _split_points(cell_source: str, path: Path, line: int, headings: bool, myst:
                 pieces.append(Piece(start, NOTES, NOTE_PREFIX))
                 continue
             miss = near_miss(content, first_line, notes)
-            if miss:
+            if miss and miss.warning:
+                warnings.append(DeckError(path, where, f"'{first_line}' shows on the slide as text", miss.hint))
+            elif miss:
                 problems.append(DeckError(path, where, f"unknown slide spelling '{first_line}'", miss.hint))
                 continue
         if token.type == "hr":
@@ -242,13 +276,36 @@ def is_myst(nb: nbformat.NotebookNode) -> bool:
     return representation.get("format_name") == "myst"
 
 
+def _markers_in_notes(cells: list, path: Path) -> list[DeckError]:
+    """A column or pause marker after a slide's ``Note:`` (before its next demo cell): the notes run on
+    to there, so the column or the pause and all that follows it are notes, never on the slide."""
+    found: list[DeckError] = []
+    notes_at: int | None = None  # the line of the open notes' 'Note:'
+    said: set[int] = set()
+    for cell, piece, line, _ in cells:
+        if cell.cell_type != "markdown" or piece.kind in (SLIDE, SUBSLIDE):
+            notes_at = None
+        if cell.cell_type != "markdown":
+            continue
+        if piece.kind == NOTES and notes_at is None:
+            notes_at = line
+        elif piece.marker in MARKER_ROLE and notes_at is not None and notes_at not in said:
+            said.add(notes_at)
+            after = "column" if piece.marker == COLUMN_MARKER else "pause"
+            found.append(DeckError(path, notes_at, f"speaker notes run to the end of the slide, so the "
+                                   f"'{piece.marker}' at line {line} and all that follows it are notes, never shown",
+                                   f"put '{NOTE_PREFIX}' after the slide's last {after}"))
+    return found
+
+
 def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
-           problems: list[DeckError] | None = None) -> nbformat.NotebookNode:
+           problems: list[DeckError] | None = None,
+           warnings: list[DeckError] | None = None) -> nbformat.NotebookNode:
     """Split markdown cells at markers and record each cell's slide type, line and slide number.
 
     MyST cells stay whole, their inner breaks recorded in ``metadata.jaxdeck.breaks``. A wrong marker
     is a DeckError at its line: every one is kept in ``problems`` when given, else the first is raised
-    once all are found.
+    once all are found. A spelling only possibly meant as a marker goes to ``warnings`` when given.
     """
     path = Path(path)
     myst = is_myst(nb)
@@ -257,12 +314,13 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
     splittable = [c.cell_type == "markdown" and (myst or not explicit_metadata(c)) for c in nb.cells]
     # slide markers first: without them the file is a document, and 'Note:' is its prose
     said: list[DeckError] = []  # each pass finds the same wrong markers: those of the last pass are said
+    warned: list[DeckError] = []
     found = [split_points(c.source, path, line, False, myst, notes=False, problems=said) if ok else []
              for c, line, ok in zip(nb.cells, lines, splittable)]
     marker_mode = any(is_breaking(pieces) for pieces in found)
     if marker_mode:
         said = []
-        found = [split_points(c.source, path, line, False, myst, problems=said) if ok else []
+        found = [split_points(c.source, path, line, False, myst, problems=said, warnings=warned) if ok else []
                  for c, line, ok in zip(nb.cells, lines, splittable)]
     else:
         said = []
@@ -284,6 +342,9 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
         for new, piece in split:
             cells.append((new, piece, line + piece.start, []))
 
+    said += _markers_in_notes(cells, path)
+    if warnings is not None:
+        warnings.extend(warned)
     if problems is not None:
         problems.extend(said)
     elif said:

@@ -204,3 +204,48 @@ def test_with_a_blank_line_above_the_break_starts_the_slide_the_author_wrote(wri
 ])
 def test_a_break_inside_a_fence_is_text(write_deck, text):
     assert slide_count(deck_to_notebook(write_deck(text))) == 2
+
+
+#: a new author's drafts, as written: a column or a pause glued to the text around it
+GLUED = {
+    "column under a code fence": ("# T\n\n---\n\n## Gradients\n\n```python\ngrads = 1\ngrads\n```\n|||\n"
+                                  "The gradient has **the same structure** as `theta`.\n", 11, "starts no column"),
+    "column under a line of text": ("# T\n\n---\n\n## A tiny model\n\nThe model is $y = w x + b$.\n|||\n"
+                                    "![the parameter tree](tree.svg)\n", 8, "starts no column"),
+    "pause between two lines": ("# T\n\n---\n\n## Points\n\nFirst point\n. . .\nSecond point\n", 8, "makes no pause"),
+}
+
+
+@pytest.mark.parametrize("text, line, says", GLUED.values(), ids=GLUED.keys())
+def test_a_column_or_pause_glued_to_text_is_an_error_at_its_line(write_deck, text, line, says):
+    deck = write_deck(text)
+    (deck.parent / "tree.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(deck)
+    assert caught.value.line == line and says in caught.value.message
+    assert "leave a blank line above and below" in caught.value.hint
+
+
+def test_a_column_after_the_notes_is_an_error_at_the_notes_line(write_deck):
+    text = ("# T\n\n---\n\n## Two\n\nLeft column text\n\nNote: this is for the left column.\n\n|||\n\n"
+            "Right column text\n")
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(write_deck(text))
+    assert caught.value.line == 9 and "notes run to the end of the slide" in caught.value.message
+    assert "'|||' at line 11" in caught.value.message and "after the slide's last column" in caught.value.hint
+
+
+def test_notes_then_a_demo_cell_then_columns_is_no_problem(write_deck):
+    text = "# T\n\n---\n\n## Two\n\nNote: say.\n\n```python\n1\n```\n\n|||\n\nright\n"
+    deck_to_notebook(write_deck(text))
+
+
+@pytest.mark.parametrize("written", ["Speaker notes: end on time, take questions.", "**Note:** end on time."])
+def test_notes_spelled_otherwise_are_a_warning_at_their_line(write_deck, written):
+    deck = write_deck(f"# T\n\n---\n\n## Takeaways\n\nText.\n\n{written}\n")
+    nb = deck_to_notebook(deck)
+    said = nb.metadata["jaxdeck_build"]["warnings"]
+    assert len(said) == 1 and f"{deck}:9:" in said[0] and "did you mean 'Note:'" in said[0]
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(deck, strict=True)
+    assert caught.value.line == 9
