@@ -428,6 +428,8 @@ def read_in_format(path: Path, text: str, config: JupytextConfiguration) -> nbfo
     """jupytext's notebook of ``text``, read in the file's own format, with its write-back record."""
     fmt = file_format(path, text)
     given = (path.suffix.lstrip(".") or PLAIN) if fmt["format_name"] == "markdown" else dict(fmt)
+    if fmt["format_name"] == "markdown" and guess_format(text, fmt["extension"])[0] == "pandoc":
+        given = dict(fmt)  # a ':::' line: read as the Markdown it is (the reader says each div), not as Pandoc's
     nb = jupytext.reads(text, fmt=given, config=config)
     tree = header_tree(text)
     written_dates = {(p[1:] if p[:1] == ("jupyter",) else p): date for p, date in _written_dates(tree).items()}

@@ -30,6 +30,7 @@ from jaxdeck.places import is_theme_file, known_themes
 from jaxdeck.read.contained import MISSING, REASONS, Refused, check, check_raw_html, check_stylesheet, named
 from jaxdeck.read.formats import (HeaderLimit, HeaderLoader, bom_of, file_format, header_line_count, jupytext_yaml,
                                   jupytext_config, load_header, read_in_format, write_back)
+from jaxdeck.read.foreign import fenced_divs, image_attributes
 from jaxdeck.read.problems import Problems
 from jaxdeck.read.structure import is_myst, trailing_attributes
 from jaxdeck.records import OPTIONS_KEY, update_build
@@ -623,6 +624,12 @@ def _read(path: Path, build: str | Path | None, problems: Problems) -> tuple[nbf
     text = read_text(path)
     unread = check_header(path, text, problems)
     check_fences(path, text, problems)
+    try:
+        markdown = file_format(path, text)["format_name"] == "markdown"
+    except yaml.YAMLError:
+        markdown = False  # a header that is not YAML: said below, where jupytext reads it
+    for problem in fenced_divs(path, text) if markdown else []:
+        problems.error(problem)
     config = jupytext_config(path)
     try:
         # Records the write-back filters in the notebook itself, so that plain
@@ -643,6 +650,8 @@ def _read(path: Path, build: str | Path | None, problems: Problems) -> tuple[nbf
         problems.warn(problem)
     check_fence_languages(path, nb, lines, problems)
     check_slide_images(path, text, nb, lines, problems)
+    for problem in image_attributes(path, nb, lines):
+        problems.error(problem)
     images = _images(path, nb, lines, Path(build) if build is not None else None, problems)
     if images:
         update_build(nb, images=images)
