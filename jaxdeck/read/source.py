@@ -13,6 +13,7 @@ it back byte for byte (:mod:`jaxdeck.read.formats`).
 
 from __future__ import annotations
 
+import ast
 import re
 from difflib import get_close_matches
 from pathlib import Path
@@ -24,7 +25,7 @@ from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError, display_path
-from jaxdeck.markers import CLASSES, TAGS
+from jaxdeck.markers import CLASSES, NOTE_PREFIX, TAGS, is_marker
 from jaxdeck.options import CHOICES, KEPT_KEYS, READ_KEYS, TYPES, DeckOptions
 from jaxdeck.places import is_theme_file, known_themes
 from jaxdeck.read.contained import MISSING, REASONS, Refused, check, check_raw_html, check_stylesheet, named
@@ -284,6 +285,28 @@ def _line_of(text: str, needle: str, limit: int) -> int:
 
 
 
+def _left_open(token, line: int) -> str | None:
+    """What shows that a fence at ``line`` was left unclosed: its code holds a slide marker or a ``Note:``
+    line and, below it, the opening of the next fence (``` ```python ```), which Markdown cannot close it
+    with; so it runs on to that fence's closing line and the Markdown between is run as code."""
+    try:
+        ast.parse(token.content)
+        return None  # code that reads as Python (a fence inside a string): as written
+    except (SyntaxError, ValueError):
+        pass  # the Markdown in it, or an IPython magic: the lines tell
+    lines = token.content.split("\n")
+    markdown = next((i for i, text in enumerate(lines) if is_marker(text) or text.startswith(NOTE_PREFIX)), None)
+    if markdown is None:
+        return None
+    opening = next((i for i, text in enumerate(lines[markdown:], markdown) if _FENCE_START.match(text)
+                    and text.lstrip()[0] == token.markup[0] and text.strip().lstrip(token.markup[0])), None)
+    if opening is None:
+        return None
+    return (f"code fence '{token.markup}' is left unclosed: it runs on past '{lines[markdown].strip()}' at line "
+            f"{line + 1 + markdown} and takes the fence at line {line + 1 + opening} for code, so that Markdown "
+            "would run as code")
+
+
 def check_fences(path: Path, text: str, problems: Problems | None = None) -> None:
     """Reject an unclosed code fence and fence metadata that jupytext cannot read (each kept in
     ``problems`` when given, else the first raised)."""
@@ -304,6 +327,11 @@ def check_fences(path: Path, text: str, problems: Problems | None = None) -> Non
         info = token.info.strip()
         language, _, meta = info.partition(" ")
         meta = meta.strip()
+        left_open = _left_open(token, offset + start + 1)
+        if left_open:
+            own.error(DeckError(path, offset + start + 1, left_open,
+                                f"add a line '{fence}' where its code ends, before the Markdown"))
+            continue
         if meta and language in ("python", "python3", "ipython", "ipython3"):
             with own.gathered():
                 _check_fence_metadata(path, offset + start + 1, meta)

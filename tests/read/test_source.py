@@ -189,3 +189,19 @@ def test_a_fence_of_another_language_is_a_listing_said_nothing_of(write_deck, in
 
     nb, _ = read_notebook(write_deck(fence_deck(info)))
     assert not BuildRecord.of(nb).warnings
+
+
+def test_a_fence_left_unclosed_before_the_notes_is_an_error_at_its_line(write_deck):
+    # a draft's slide whose fence was never closed: the next slide's fence would close it
+    text = ("# T\n\n---\n\n## Setup\n\n```python\nimport jax\n\nNote: Imports only.\n\n---\n\n## Two\n\n"
+            "```python\nx = 1\n```\n")
+    with pytest.raises(DeckError) as caught:
+        read_notebook(write_deck(text))
+    assert caught.value.line == 7 and "left unclosed" in caught.value.message
+    assert "'Note: Imports only.' at line 10" in caught.value.message and "line 16" in caught.value.message
+
+
+def test_a_fence_whose_code_shows_a_fence_in_a_string_is_read(write_deck):
+    text = '# T\n\n```python\ndoc = """\n---\n```text\nx\n"""\n```\n'
+    nb, _ = read_notebook(write_deck(text))
+    assert [c.cell_type for c in nb.cells] == ["markdown", "code"]
