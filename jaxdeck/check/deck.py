@@ -20,7 +20,8 @@ with the executed notebook this reports (each kind registered in :data:`CHECKS`)
   header), unless tagged ``slow`` or ``setup``;
 - ``image``: images that failed to load;
 - ``ink``: a picture whose ink does not stand out from the slide (black lines on a transparent
-  ground, on the dark theme): measured on the slide as shown, by :mod:`jaxdeck.check.ink`.
+  ground, on the dark theme): measured on the slide as shown, by :mod:`jaxdeck.check.ink`; the
+  header's ``logo`` too, over every slide (reported once, at its line in the header).
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+import yaml
 
 from jaxdeck.check.budget import SETUP_TAG, SLOW_TAG, busy_words, held_to_budget, judged_seconds  # noqa: F401 (re-exported)
 from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, open_deck, run_script
-from jaxdeck.check.ink import faint_pictures
+from jaxdeck.check.ink import faint_logo, faint_pictures
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
@@ -106,6 +108,34 @@ def slide_lines(nb: nbformat.NotebookNode) -> dict[int, int]:
 def cell_line(nb: nbformat.NotebookNode, index: int) -> int | None:
     """The source line of the notebook's cell ``index`` (None: not known)."""
     return cell_info(nb.cells[index]).get("line") if 0 <= index < len(nb.cells) else None
+
+
+def header_line(deck: Path, key: str) -> int | None:
+    """The line of ``key`` in a Markdown deck's YAML header (under any mapping; None: not there)."""
+    try:
+        text = deck.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return None
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return None
+    end = next((i for i, line in enumerate(lines[1:], start=1) if line.strip() in ("---", "...")), None)
+    if end is None:
+        return None
+    try:
+        node = yaml.compose("\n".join(lines[1:end]))
+    except yaml.YAMLError:
+        return None
+    mappings = [node]
+    while mappings:
+        mapping = mappings.pop(0)
+        if not isinstance(mapping, yaml.MappingNode):
+            continue
+        for name, value in mapping.value:
+            if name.value == key:
+                return name.start_mark.line + 2  # the header's text starts on the deck's second line
+            mappings.append(value)
+    return None
 
 
 def budget_of(nb: nbformat.NotebookNode) -> float:
@@ -185,6 +215,7 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
     lines = slide_lines(nb)
     problems = []
     failed: list[str] = []
+    logo, logo_said = DeckOptions.of(nb).logo, False
     with open_deck(browser, html, width=width, height=height) as (page, _requests):
         page.on("requestfailed", lambda r: failed.append(r.url))
         add_style(page, SHOW_ALL_CSS.read_text(encoding="utf-8"))
@@ -200,6 +231,11 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
             for faint in faint_pictures(page, files=f"{html.stem}_files/"):
                 line = cell_line(nb, faint.cell) if faint.cell is not None else None
                 problems.append(Problem(number, "ink", faint.said(), str(deck), line or lines.get(number)))
+            if logo and not logo_said:  # the one logo over every slide: said once, where it first fades
+                faint = faint_logo(page, logo)
+                if faint is not None:
+                    logo_said = True
+                    problems.append(Problem(number, "ink", faint.said(), str(deck), header_line(deck, "logo")))
         for number, src in run_script(page, "check-images.js"):
             problems.append(Problem(number or None, "image", f"image '{src}' failed to load; check its path "
                                     "(relative to the deck)", str(deck), lines.get(number)))

@@ -10,7 +10,8 @@ them borders what shows through: the edges of the lines, labels and shapes the r
 slide; what lies inside its own opaque parts (a label in a filled box) is seen against those, and an
 opaque picture (a photo, a plot with its white ground) has no ink on the slide at all. When most of
 the ink is under WCAG's 3:1 for graphics against the slide, it is reported with the ways to give it a
-light backing (projector.css, ``on-light``).
+light backing (projector.css, ``on-light``). The header's logo, drawn over every slide, is measured
+the same way against the slides behind it; its remedy is a light version of it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ FAINT_SHARE = 0.5
 #: a pixel is ink when it is at least this opaque: the half-transparent fringe anti-aliasing draws
 #: around a thin line or a letter (a blend of ink and ground) is left out
 OPAQUE = 0.5
+#: the logo is drawn small (at most 40 px high), so its lines are mostly that fringe: every pixel it
+#: covers this much is judged, in the colour the room sees there (its blend with the slide)
+LOGO_OPAQUE = 0.1
 #: a picture's own pixels this near (in pixels) what shows through it are its ink: the edge of each line,
 #: letter and shape, where the room sees it against the slide; deeper inside its opaque parts (a filled
 #: box's inside, a label in it) it is seen against those parts (a 2 px stroke around a light box is ink,
@@ -45,39 +49,65 @@ class Faint:
     share: float                # of its ink under the ratio
     median: float               # the ink's median contrast ratio
     background: tuple[int, int, int]
+    logo: bool = False          # the header's logo, over every slide
 
     def said(self) -> str:
         colour = "#{:02x}{:02x}{:02x}".format(*self.background)
+        measured = (f"{self.share:.0%} of its ink is under {RATIO:g}:1 against the slide's {colour} "
+                    f"(median {self.median:.1f}:1), so the room barely sees it")
+        if self.logo:
+            return (f"logo '{self.name}': {measured}; name in the header's logo: a version of it in light, bold "
+                    "colours (it is drawn at most 40 px high), or one with a light ground of its own (not "
+                    "transparent); the on-light backing is for the slides' pictures, not the logo")
         how = ("tag the code cell 'on-light', or draw it in light colours (savefig without transparent=True keeps "
                "its white ground)") if self.cell is not None else (
             "write {.on-light} alone on the line before it, or draw it in light colours")
-        return (f"picture '{self.name}': {self.share:.0%} of its ink is under {RATIO:g}:1 against the slide's "
-                f"{colour} (median {self.median:.1f}:1), so the room barely sees it; give it a light backing: {how}")
+        return f"picture '{self.name}': {measured}; give it a light backing: {how}"
+
+
+def _faint(page, picture: dict, opaque: float = OPAQUE) -> tuple[float, float] | None:
+    """The share of ``picture``'s ink under the ratio and the ink's median ratio, when it is faint
+    (None: it stands out, draws next to nothing, or lies over a picture behind the slide)."""
+    from jaxdeck.browser import run_script  # here: the records above are read where there is no browser
+
+    if picture["background"] is None:
+        return None  # drawn over a picture behind the slide: nothing single to measure against
+    x, y, width, height = picture["box"]
+    clip = {"x": x, "y": y, "width": width, "height": height}
+    shown = page.screenshot(clip=clip, animations="disabled")
+    marked = f'[data-jd-picture="{picture["index"]}"]'
+    page.eval_on_selector(marked, "(p, c) => p.style.setProperty('background', c, 'important')",
+                          "rgb({}, {}, {})".format(*PROBE))
+    probed = page.screenshot(clip=clip, animations="disabled")
+    page.eval_on_selector(marked, "p => p.style.removeProperty('background')")
+    ink = run_script(page, "check-ink.js", {"png": base64.b64encode(shown).decode(), "opaque": opaque, "reach": REACH,
+                                            "probed": base64.b64encode(probed).decode(), "probe": list(PROBE),
+                                            "background": picture["background"], "ratio": RATIO})
+    if ink["ink"] < max(20, LEAST_INK * ink["pixels"]) or ink["weak"] <= FAINT_SHARE * ink["ink"]:
+        return None
+    return ink["weak"] / ink["ink"], ink["median"]
 
 
 def faint_pictures(page, files: str = "") -> list[Faint]:
     """The faint pictures on the slide on show (the static deck's, shown with every fragment), each named
     as the deck writes it (less ``files``, the prefix of the page's folder of files)."""
-    from jaxdeck.browser import run_script  # here: the records above are read where there is no browser
+    from jaxdeck.browser import run_script
 
     found = []
-    for picture in run_script(page, "check-pictures.js"):
-        if picture["background"] is None:
-            continue  # drawn over a picture behind the slide: nothing single to measure against
-        x, y, width, height = picture["box"]
-        clip = {"x": x, "y": y, "width": width, "height": height}
-        shown = page.screenshot(clip=clip, animations="disabled")
-        marked = f'[data-jd-picture="{picture["index"]}"]'
-        page.eval_on_selector(marked, "(p, c) => p.style.setProperty('background', c, 'important')",
-                              "rgb({}, {}, {})".format(*PROBE))
-        probed = page.screenshot(clip=clip, animations="disabled")
-        page.eval_on_selector(marked, "p => p.style.removeProperty('background')")
-        ink = run_script(page, "check-ink.js", {"png": base64.b64encode(shown).decode(), "opaque": OPAQUE, "reach": REACH,
-                                                "probed": base64.b64encode(probed).decode(), "probe": list(PROBE),
-                                                "background": picture["background"], "ratio": RATIO})
-        if ink["ink"] < max(20, LEAST_INK * ink["pixels"]) or ink["weak"] <= FAINT_SHARE * ink["ink"]:
-            continue
-        name = picture["name"].removeprefix(files) if files else picture["name"]
-        found.append(Faint(name, picture["cell"], ink["weak"] / ink["ink"], ink["median"],
-                           tuple(int(c) for c in picture["background"])))
+    for picture in run_script(page, "check-pictures.js", False):
+        measured = _faint(page, picture)
+        if measured is not None:
+            name = picture["name"].removeprefix(files) if files else picture["name"]
+            found.append(Faint(name, picture["cell"], *measured, tuple(int(c) for c in picture["background"])))
     return found
+
+
+def faint_logo(page, name: str) -> Faint | None:
+    """The deck's logo (``name``, as its header writes it) when it is faint on the slide on show."""
+    from jaxdeck.browser import run_script
+
+    for picture in run_script(page, "check-pictures.js", True):
+        measured = _faint(page, picture, LOGO_OPAQUE)
+        if measured is not None:
+            return Faint(name, None, *measured, tuple(int(c) for c in picture["background"]), logo=True)
+    return None

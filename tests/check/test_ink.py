@@ -170,3 +170,49 @@ def test_a_code_cells_faint_picture_is_reported_at_the_cell_and_its_tag_backs_it
     assert [(p.slide, p.line) for p in problems] == [(1, cell_info(cell)["line"])], [str(p) for p in problems]
     assert "picture 'a picture drawn by a code cell'" in problems[0].message
     assert "tag the code cell 'on-light'" in problems[0].message
+
+
+LOGO_DECK = """---
+jupyter:
+  jaxdeck:
+    theme: projector-dark
+    footer: "JAX seminar: week 3"
+    logo: {logo}
+---
+
+# Pytrees and `jax.grad`
+
+Note: the title.
+
+---
+
+## Next
+
+Note: the next.
+"""
+#: a logo drawn bold in white, as a light version of one is
+LIGHT_LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><g fill="#ffffff">'
+              '<rect x="2" y="4" width="32" height="32" rx="6"/><text x="42" y="31" font-family="DejaVu Sans" '
+              'font-weight="bold" font-size="28">JAX</text></g></svg>')
+
+
+@pytest.mark.parametrize("light", [False, True], ids=["dark-ink", "light-ink"])
+def test_the_header_logo_in_dark_ink_on_the_dark_theme_is_reported_once_at_its_line(browser, write_deck, tmp_path, light):
+    """The author's logo: a plot of the project's (../figures/loss_curve.png), black on a transparent
+    ground, in the corner of every slide of the dark theme."""
+    (tmp_path / ".git").mkdir()  # the deck's project, whose figures/ a deck may name
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "loss_curve.png").write_bytes(transparent_plot())
+    (tmp_path / "figures" / "logo-light.svg").write_text(LIGHT_LOGO, encoding="utf-8")
+    written = "../figures/logo-light.svg" if light else "../figures/loss_curve.png"
+    path = write_deck(LOGO_DECK.format(logo=written))
+    nb = deck_to_notebook(path)
+    html = export_html(nb, path, tmp_path / "html" / "talk.html", fit=False)
+    problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
+    if light:
+        assert problems == [], [str(p) for p in problems]
+        return
+    assert [(p.slide, p.line) for p in problems] == [(1, 6)], [str(p) for p in problems]  # the header's logo: line
+    said = problems[0].message
+    assert said.startswith("logo '../figures/loss_curve.png': ") and "against the slide's #111418" in said, said
+    assert "light, bold colours" in said and "light ground of its own" in said, said
