@@ -7,10 +7,13 @@ the real :func:`jaxdeck.browser.find_chromium`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -186,3 +189,132 @@ def test_a_served_page_reaches_the_files_of_its_folder_and_no_other(browser, tmp
     finally:
         page.close()
     assert got == ["200 read", "404 ", "404 ", "404 ", "404 ", "refused"]
+
+
+@contextlib.contextmanager
+def listening():
+    """A web server on 127.0.0.1 (a free port) that writes down every request it gets: yields (its origin, the
+    paths asked for). It stands for any service a deck's page could reach on the network or on this machine."""
+    asked: list[str] = []
+
+    class Note(BaseHTTPRequestHandler):
+        def do_GET(self):
+            asked.append(self.path)
+            self.send_response(200)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.end_headers()
+            self.wfile.write(b"answered")
+
+        do_POST = do_GET
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Note)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+#: a page that reaches out every way a deck's markup or script can, and says what it got
+REACHING = """<!doctype html><title>deck</title>
+<img id="own" src="own.svg"><img src="{there}/img-tag"><img src="{outside}">
+<iframe src="{there}/frame"></iframe><link rel="stylesheet" href="{there}/style.css">
+<script>
+window.got = [];
+fetch("{there}/fetch?where=" + encodeURIComponent(location.href)).then(r => r.text(), () => "refused")
+  .then(t => window.got.push(t));
+new Image().src = "{there}/img-js";
+navigator.sendBeacon("{there}/beacon", "x");
+window.open("{there}/popup");
+const socket = new WebSocket("{there}".replace("http", "ws") + "/socket");
+socket.onopen = () => window.got.push("socket open");
+window.Reveal = {{isReady: () => document.getElementById("own").naturalWidth === 8 && window.got.length > 0}};
+</script>"""
+
+
+@pytest.mark.parametrize("opening", ["open_deck", "open_served"])
+def test_a_page_reaches_nothing_but_its_own_files(browser, tmp_path, opening):
+    """A page opened to fit, check or print a deck loads its own folder's files, and no other place: a
+    picture, a frame, a style sheet, a fetch, a beacon or a websocket to another origin, or a file outside
+    its folder, is refused in the browser and never reaches the server it names, which learns nothing."""
+    import jaxdeck.browser
+
+    folder = tmp_path / "html"
+    folder.mkdir()
+    (tmp_path / "secret.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"/>')
+    (folder / "own.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>')
+    with listening() as (there, asked):
+        (folder / "deck.html").write_text(REACHING.format(there=there, outside=(tmp_path / "secret.svg").as_uri()))
+        refused: list[str] = []
+        if opening == "open_deck":
+            with jaxdeck.browser.open_deck(browser, folder / "deck.html") as (page, refused):
+                got = page.evaluate("window.got")
+        else:
+            with jaxdeck.browser.open_served(browser, folder / "deck.html", "reveal-ready.js", 1280, 720) as page:
+                got = page.evaluate("window.got")
+        assert asked == [], (asked, got)
+    assert got == ["refused"]
+    if opening == "open_deck":
+        assert {f"{there}/img-tag", f"{there}/frame", f"{there}/style.css", f"{there}/img-js",
+                (tmp_path / "secret.svg").as_uri()} <= set(refused), refused
+        assert not [url for url in refused if url.startswith(folder.resolve().as_uri())], refused
+
+
+#: a deck whose own script and picture reach another origin (``{there}``), and say in the slide what they got
+FETCHING = """---
+jupyter:
+  jaxdeck:
+    title: Fetch
+---
+
+# Fetch
+
+<p id="out">none</p>
+<script>
+fetch('{there}/fetch?where=' + location.href).then(r => r.text()).then(
+  t => {{ document.getElementById('out').textContent = 'NET:' + t; }},
+  e => {{ document.getElementById('out').textContent = 'ERR:' + e; }});
+new Image().src = '{there}/img-js';
+</script>
+<img src="{there}/img-tag">
+"""
+
+
+@pytest.mark.heavy
+def test_a_deck_s_script_reaches_no_other_origin_while_built_printed_or_checked(tmp_path):
+    """The build's fit (a page from file://), the PDF's print (a private origin) and `jaxdeck check` (file://)
+    open the deck in Chromium: its script's fetch and pictures to another origin never reach it, nor tell it
+    where the deck lies; the deck builds, and check still reports the picture that cannot load."""
+    with listening() as (there, asked):
+        (tmp_path / "talk.md").write_text(FETCHING.format(there=there))
+        built = run_cli("build", "--pdf", "talk.md", cwd=tmp_path)
+        assert built.returncode == 0, built.stderr
+        assert asked == [], asked
+        checked = run_cli("check", "talk.md", cwd=tmp_path)
+        assert "Traceback" not in checked.stderr, checked.stderr
+        assert f"image '{there}/img-tag' failed to load" in checked.stdout + checked.stderr, checked.stdout
+        assert asked == [], asked
+
+
+@pytest.mark.heavy
+def test_a_deck_that_refreshes_to_another_page_is_said_in_one_line_naming_it(tmp_path):
+    """A <meta http-equiv="refresh"> to another origin would take the build's page there: Chromium stays on
+    the deck, the server is never asked, and the build says in one line where the deck tried to go (not
+    that a script never ended)."""
+    with listening() as (there, asked):
+        (tmp_path / "talk.md").write_text("---\njupyter:\n  jaxdeck:\n    title: Refresh\n---\n\n# Refresh\n\n"
+                                          f'<meta http-equiv="refresh" content="0;url={there}/refresh?from=deck">\n'
+                                          "text\n")
+        done = run_cli("build", "--pdf", "talk.md", cwd=tmp_path)
+        assert asked == [], asked
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "took over" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"error: talk.md: the deck's page tried to go to {there}/refresh?from=deck"), lines
