@@ -26,7 +26,7 @@ with the executed notebook this reports (each kind registered in :data:`CHECKS`)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbformat
@@ -38,10 +38,13 @@ from jaxdeck.check.ink import faint_logo, faint_pictures
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import THEMES
+from jaxdeck.html.markdown import PARSER
 from jaxdeck.html.myst.tags import cell_view
 from jaxdeck.markers import NO_NOTES, NOTE_PREFIX
 from jaxdeck.options import DeckOptions
 from jaxdeck.records import OPTIONS_KEY, BuildRecord, cell_info
+from jaxdeck.tokens import parsed
+from jaxdeck.read.contained import copied_url
 from jaxdeck.read.source import round_trip_difference
 from jaxdeck.read.structure import SLIDE, SUBSLIDE, notes_by_slide, slide_count, slides_with_class
 
@@ -138,6 +141,24 @@ def header_line(deck: Path, key: str) -> int | None:
     return None
 
 
+def written_pictures(nb: nbformat.NotebookNode) -> dict[tuple[int, str], tuple[str, int | None]]:
+    """Each picture the slides' Markdown names, keyed by its slide and the name of its copy on the page
+    (``_up_/figures/plot.png`` for ``../figures/plot.png``): the name as the deck writes it, and its line."""
+    found = {}
+    for cell in nb.cells:
+        info = cell_info(cell)
+        if cell.cell_type != "markdown" or "slide" not in info:
+            continue
+        start = info.get("line")
+        for token in parsed(PARSER, cell.source):
+            for child in token.children or []:
+                if child.type == "image" and token.map:
+                    src = str(child.attrs.get("src", ""))
+                    line = start + token.map[0] if start is not None else None
+                    found.setdefault((info["slide"], copied_url(src)), (src, line))
+    return found
+
+
 def budget_of(nb: nbformat.NotebookNode) -> float:
     return float(DeckOptions.of(nb).budget_s)
 
@@ -158,7 +179,8 @@ def round_trip(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) -> 
     if difference is None:
         return []
     line, written, found = difference
-    return [Problem(1, "round-trip", f"jupytext writes line {line} as {written!r}, not {found!r}, "
+    starts = [number for number, at in lines.items() if at is not None and at <= line]
+    return [Problem(max(starts, default=1), "round-trip", f"jupytext writes line {line} as {written!r}, not {found!r}, "
                     "so live edits would rewrite it; write it jupytext's way", str(deck), line)]
 
 
@@ -216,6 +238,7 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
     problems = []
     failed: list[str] = []
     logo, logo_said = DeckOptions.of(nb).logo, False
+    pictures = written_pictures(nb)
     with open_deck(browser, html, width=width, height=height) as (page, _requests):
         page.on("requestfailed", lambda r: failed.append(r.url))
         add_style(page, SHOW_ALL_CSS.read_text(encoding="utf-8"))
@@ -224,12 +247,16 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
             found = measure_slide(page, (h, v))  # the measure rehearse takes of the live slide, too
             where = dict(path=str(deck), line=lines.get(number))
             said = overflow_said(found)
-            if said:
-                problems.append(Problem(number, "overflow", said, **where))
+            if said:  # at the line of the cell whose content runs over, when the page says which
+                over = cell_line(nb, found.cell) if found.cell is not None else None
+                problems.append(Problem(number, "overflow", said, str(deck), over or lines.get(number)))
             for px, count, text, kind in found.wide:
                 problems.append(Problem(number, "code-width", wide_said(px, count, text, kind), **where))
             for faint in faint_pictures(page, files=f"{html.stem}_files/"):
                 line = cell_line(nb, faint.cell) if faint.cell is not None else None
+                written = pictures.get((number, faint.name))
+                if written is not None:  # a slide's picture: named and placed as the deck writes it
+                    faint, line = replace(faint, name=written[0]), written[1]
                 problems.append(Problem(number, "ink", faint.said(), str(deck), line or lines.get(number)))
             if logo and not logo_said:  # the one logo over every slide: said once, where it first fades
                 faint = faint_logo(page, logo)

@@ -42,6 +42,13 @@ class Overflow:
     wide: list = field(default_factory=list)  # [px, lines, text, kind] of each box with lines too wide
     width: int = 0
     height: int = 0
+    below_cell: int | None = None   # the notebook index of the cell of what runs past the bottom (None: not known)
+    beyond_cell: int | None = None  # and of what reaches furthest right
+
+    @property
+    def cell(self) -> int | None:
+        """The notebook index of the cell whose content overflows (the bottom's first), None: not known."""
+        return self.below_cell if self.over_bottom else self.beyond_cell if self.over_right else None
 
     @property
     def over_bottom(self) -> bool:
@@ -59,7 +66,8 @@ def measure_slide(page, slide: tuple[int, int] | None = None) -> Overflow:
     found = run_script(page, "slide-overflow.js",
                        {"slide": list(slide) if slide is not None else None, "tolerance": TOLERANCE_PX})
     return Overflow(down=int(found["bottom"]), right=int(found["right"]), below=found["below"], beyond=found["beyond"],
-                    scrollable=found["scrollable"], wide=found["wide"], width=found["width"], height=found["height"])
+                    scrollable=found["scrollable"], wide=found["wide"], width=found["width"], height=found["height"],
+                    below_cell=found.get("belowCell"), beyond_cell=found.get("beyondCell"))
 
 
 def overflow_said(found: Overflow) -> str | None:

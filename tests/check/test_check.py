@@ -191,3 +191,58 @@ def test_a_line_limit_that_is_not_a_positive_count_stops_the_read_at_its_line(wr
     with pytest.raises(DeckError) as caught:
         deck_to_notebook(deck)
     assert caught.value.line == 4 and "max_code_lines" in str(caught.value)
+
+
+def test_a_rewritten_line_is_reported_on_its_own_slide(write_deck):
+    """jupytext writes '``` python' as '```python': the note names the slide the line is on."""
+    from jaxdeck.check.deck import notebook_problems
+    from jaxdeck.read import deck_to_notebook
+
+    deck = write_deck("# T\n\nNote: n\n\n---\n\n## Two\n\nNote: n\n\n---\n\n## Three\n\n``` python\nx = 1\n```\n\nNote: n\n")
+    problems = [p for p in notebook_problems(deck, deck_to_notebook(deck)) if p.kind == "round-trip"]
+    assert [(p.slide, p.line) for p in problems] == [(3, 15)], [str(p) for p in problems]
+
+
+OVERFLOW_DECK = """---
+jupyter:
+  jaxdeck:
+    theme: projector
+---
+
+# T
+
+Note: n.
+
+---
+
+## Training loop
+
+Some words first.
+
+```python
+for step in range(60):
+    print(step)
+```
+
+Note: the output runs long.
+"""
+
+
+def test_an_overflow_is_reported_at_the_line_of_the_cell_that_runs_over(write_deck, tmp_path, browser):
+    import nbformat
+
+    from jaxdeck.check.deck import browser_problems, slide_lines
+    from jaxdeck.html.export import export_html
+    from jaxdeck.read import deck_to_notebook
+    from jaxdeck.records import cell_info
+
+    path = write_deck(OVERFLOW_DECK)
+    nb = deck_to_notebook(path)
+    [cell] = [c for c in nb.cells if c.cell_type == "code"]
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="".join(f"{i}\n" for i in range(60)))]
+    html = export_html(nb, path, tmp_path / "html" / "talk.html", fit=False)
+    problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "overflow"]
+    line = cell_info(cell)["line"]
+    assert line != slide_lines(nb)[2]
+    assert [(p.slide, p.line) for p in problems] == [(2, line)], [str(p) for p in problems]
+    assert problems[0].message.startswith("the output overflows"), problems[0].message

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from jaxdeck.browser import open_deck
-from jaxdeck.check.deck import browser_problems, slide_lines
+from jaxdeck.check.deck import browser_problems
 from jaxdeck.html.export import export_html
 from jaxdeck.read import deck_to_notebook
 
@@ -95,6 +95,11 @@ def transparent_plot() -> bytes:
     return buffer.getvalue()
 
 
+def line_of(path: Path, text: str) -> int:
+    """The deck's first line that is ``text`` (1-based): where a picture is named."""
+    return path.read_text(encoding="utf-8").splitlines().index(text) + 1
+
+
 def deck(write_deck, tmp_path: Path, theme: str) -> tuple[Path, object, Path]:
     path = write_deck(DECK.format(theme=theme))
     images = path.parent / "images"
@@ -109,8 +114,8 @@ def deck(write_deck, tmp_path: Path, theme: str) -> tuple[Path, object, Path]:
 def test_dark_ink_on_the_dark_theme_is_reported_at_its_slide_with_the_cure(browser, write_deck, tmp_path):
     path, nb, html = deck(write_deck, tmp_path, "projector-dark")
     problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
-    lines = slide_lines(nb)
-    assert [(p.slide, p.line) for p in problems] == [(2, lines[2]), (3, lines[3])], [str(p) for p in problems]
+    lines = [line_of(path, "![the pipeline](images/dark-ink.svg)"), line_of(path, "![a plot](images/plot.png)")]
+    assert [(p.slide, p.line) for p in problems] == [(2, lines[0]), (3, lines[1])], [str(p) for p in problems]
     drawing, plot = problems
     assert "picture 'images/dark-ink.svg'" in drawing.message and "picture 'images/plot.png'" in plot.message
     for problem in problems:
@@ -124,7 +129,8 @@ def test_dark_ink_on_the_dark_theme_is_reported_at_its_slide_with_the_cure(brows
 def test_on_the_light_theme_the_white_drawing_is_the_faint_one(browser, write_deck, tmp_path):
     path, nb, html = deck(write_deck, tmp_path, "projector")
     problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
-    assert [(p.slide, p.line) for p in problems] == [(6, slide_lines(nb)[6])], [str(p) for p in problems]
+    assert [(p.slide, p.line) for p in problems] == [(6, line_of(path, "![the pipeline in white](images/light-ink.svg)"))], \
+        [str(p) for p in problems]
     assert "images/light-ink.svg" in problems[0].message and "#ffffff" in problems[0].message
 
 
@@ -216,3 +222,39 @@ def test_the_header_logo_in_dark_ink_on_the_dark_theme_is_reported_once_at_its_l
     said = problems[0].message
     assert said.startswith("logo '../figures/loss_curve.png': ") and "against the slide's #111418" in said, said
     assert "light, bold colours" in said and "light ground of its own" in said, said
+
+
+PROJECT_PICTURE_DECK = """---
+jupyter:
+  jaxdeck:
+    theme: projector-dark
+---
+
+# Title
+
+Note: the title.
+
+---
+
+## The loss curve (saved earlier)
+
+Text above it.
+
+![Loss curve](../figures/loss_curve.png)
+
+Note: This is the figure I made earlier with matplotlib.
+"""
+
+
+def test_a_faint_picture_is_named_as_the_deck_writes_it_at_its_own_line(browser, write_deck, tmp_path):
+    """A picture of the deck's project (``../figures/``) is copied beside the page as ``_up_/figures/``:
+    the report names it as written, at the line that names it, not at its slide's ``---``."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "loss_curve.png").write_bytes(transparent_plot())
+    path = write_deck(PROJECT_PICTURE_DECK)
+    nb = deck_to_notebook(path)
+    html = export_html(nb, path, tmp_path / "html" / "talk.html", fit=False)
+    problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
+    assert [(p.slide, p.line) for p in problems] == [(2, line_of(path, "![Loss curve](../figures/loss_curve.png)"))], [str(p) for p in problems]
+    assert problems[0].message.startswith("picture '../figures/loss_curve.png': "), problems[0].message

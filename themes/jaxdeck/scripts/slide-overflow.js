@@ -18,6 +18,7 @@
    outputs) or text (the rest). Returns, in slide pixels:
    {bottom, right: how far the content reaches past what is shown (<= 0: it fits),
     below, beyond: which kind first runs past the bottom, and which reaches furthest right (or null),
+    belowCell, beyondCell: the notebook index of the cell each is in (data-jd-cell; null: not known),
     scrollable: the slide is {.scrollable} (what runs below it is scrolled to, not lost),
     wide: [[px, lines, text, kind]] of each pre or editor whose lines are wider than the room it has,
     width, height: the deck's size}. */
@@ -64,12 +65,14 @@
         if (o.overflowX !== 'visible') rt = Math.min(rt, ar.right);
       }
       const what = kind(holder);
+      const owner = holder.closest('[data-jd-cell]');
+      const cell = owner ? parseInt(owner.getAttribute('data-jd-cell')) : null;
       bottom = Math.max(bottom, y(b));
       // the first thing (from the top) that runs past the bottom is what overflows
-      if (y(b) > shownBottom + tolerance && (first === null || y(r.top) < first.top)) first = {top: y(r.top), what};
+      if (y(b) > shownBottom + tolerance && (first === null || y(r.top) < first.top)) first = {top: y(r.top), what, cell};
       if (!holder.closest('pre, .cm-scroller')) {
         right = Math.max(right, x(rt));
-        if (x(rt) > shownRight + tolerance && (furthest === null || x(rt) > furthest.right)) furthest = {right: x(rt), what};
+        if (x(rt) > shownRight + tolerance && (furthest === null || x(rt) > furthest.right)) furthest = {right: x(rt), what, cell};
       }
     }
   };
@@ -109,5 +112,6 @@
   for (const [n, top, left] of scrolled) { n.scrollTop = top; n.scrollLeft = left; }
   return {bottom: Math.round(bottom - shownBottom), right: Math.round(right - shownRight),
           below: first && first.what, beyond: furthest && furthest.what,
+          belowCell: first && first.cell, beyondCell: furthest && furthest.cell,
           scrollable: section.classList.contains('scrollable'), wide, width, height};
 }
