@@ -341,3 +341,71 @@ def test_the_speaker_views_panes_show_the_logo_beside_the_footer_not_over_it(wri
         assert not (footer[0] < logo[2] and logo[0] < footer[2] and footer[1] < logo[3] and logo[1] < footer[3]), \
             (pane, size, found)
     assert seen["upcoming", (1100, 700)]["window"][0] < 500  # the pane is small: what the marks must fit
+
+
+ERROR_DECK = """---
+jupyter:
+  jaxdeck:
+    theme: projector-dark
+---
+
+## Tracers are not values
+
+```python tags=["raises-exception"]
+@jax.jit
+def relu_if(x):
+    if x > 0:
+        return x
+    return 0.0
+
+relu_if(1.0)
+```
+
+Note: Python control flow on a traced value fails under jit.
+"""
+#: the author's error, as jax raised it
+ERROR_VALUE = ("Attempted boolean conversion of traced array with shape bool[].\nThe error occurred while tracing "
+               "the function relu_if at /tmp/ipykernel_22521/4164118409.py:1 for jit. This concrete value was not "
+               "available in Python because it depends on the value of the argument x.\n"
+               "See https://docs.jax.dev/en/latest/101/errors.html#jax.errors.TracerBoolConversionError")
+#: the rows the error output's first block is laid out in, each as the text it shows
+ERROR_ROWS = """() => {
+  const pre = document.querySelector('.reveal .slides .jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"] > pre');
+  const rows = [], range = document.createRange();
+  let top = null;
+  const text = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+  for (let node = text.nextNode(); node; node = text.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      const r = range.getClientRects()[0];
+      if (!r || node.data[i] === '\\n') { top = null; continue; }
+      if (top === null || Math.abs(r.top - top) > 2) { rows.push(''); top = r.top; }
+      rows[rows.length - 1] += node.data[i];
+    }
+  }
+  return rows;
+}"""
+
+
+def test_a_long_error_message_wraps_between_words_on_the_slide_and_on_paper(write_deck, tmp_path, browser):
+    """JupyterLab's output style breaks a line at any letter (word-break: break-all): an error's
+    message, which is prose, wraps at its spaces instead, on screen and in the print view."""
+    from jaxdeck.html.export import export_html
+    from jaxdeck.pdf.export import print_view
+    from jaxdeck.read import deck_to_notebook
+
+    path = write_deck(ERROR_DECK)
+    nb = deck_to_notebook(path)
+    [cell] = [c for c in nb.cells if c.cell_type == "code"]
+    cell.outputs = [nbformat.v4.new_output("error", ename="TracerBoolConversionError", evalue=ERROR_VALUE,
+                                           traceback=[f"TracerBoolConversionError: {ERROR_VALUE}"])]
+    html = export_html(nb, path, tmp_path / "html" / "talk.html", fit=False)
+    words = set(f"TracerBoolConversionError: {ERROR_VALUE}".split())
+    with open_deck(browser, html) as (page, _):
+        screen = page.evaluate(ERROR_ROWS)
+    with print_view(browser, html) as page:
+        paper = page.evaluate(ERROR_ROWS)
+    for rows in (screen, paper):
+        assert len(rows) > 3, rows  # the message's long line wraps
+        cut = [row for row in rows if row.split()[0] not in words or row.split()[-1] not in words]
+        assert cut == [], rows  # every row starts and ends with a whole word
