@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 import jupytext
 
@@ -122,24 +122,10 @@ PIECES = st.sampled_from([
 SEPARATORS = st.sampled_from(["\n\n", "\n\n\n", "\n\n---\n\n", "\n\n--\n\n", "\n\n\n---\n\n\n"])
 
 
-def marker_in_notes(body) -> bool:
-    """A pause or column after a slide's notes (no demo cell between): an error the reader says."""
-    if not any(sep.strip() in ("---", "--") for _, sep in body):
-        return False  # no slide markers: 'Note:' is prose
-    notes = False
-    for piece, sep in body:
-        notes = (notes or piece.startswith("Note:")) and not piece.startswith("```python")
-        if notes and piece in (". . .", "|||"):
-            return True
-        notes = notes and sep.strip() not in ("---", "--")
-    return False
-
-
 @pytest.mark.heavy
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.lists(st.tuples(PIECES, SEPARATORS), min_size=1, max_size=12))
 def test_generated_decks_round_trip(tmp_path_factory, body):
-    assume(not marker_in_notes(body))
     folder = tmp_path_factory.mktemp("gen")
     (folder / "images").mkdir()
     (folder / "images" / "dot.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
