@@ -276,28 +276,6 @@ def is_myst(nb: nbformat.NotebookNode) -> bool:
     return representation.get("format_name") == "myst"
 
 
-def _markers_in_notes(cells: list, path: Path) -> list[DeckError]:
-    """A column or pause marker after a slide's ``Note:`` (before its next demo cell): the notes run on
-    to there, so the column or the pause and all that follows it are notes, never on the slide."""
-    found: list[DeckError] = []
-    notes_at: int | None = None  # the line of the open notes' 'Note:'
-    said: set[int] = set()
-    for cell, piece, line, _ in cells:
-        if cell.cell_type != "markdown" or piece.kind in (SLIDE, SUBSLIDE):
-            notes_at = None
-        if cell.cell_type != "markdown":
-            continue
-        if piece.kind == NOTES and notes_at is None:
-            notes_at = line
-        elif piece.marker in MARKER_ROLE and notes_at is not None and notes_at not in said:
-            said.add(notes_at)
-            after = "column" if piece.marker == COLUMN_MARKER else "pause"
-            found.append(DeckError(path, notes_at, f"speaker notes run to the end of the slide, so the "
-                                   f"'{piece.marker}' at line {line} and all that follows it are notes, never shown",
-                                   f"put '{NOTE_PREFIX}' after the slide's last {after}"))
-    return found
-
-
 def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
            problems: list[DeckError] | None = None,
            warnings: list[DeckError] | None = None) -> nbformat.NotebookNode:
@@ -342,7 +320,6 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
         for new, piece in split:
             cells.append((new, piece, line + piece.start, []))
 
-    said += _markers_in_notes(cells, path)
     if warnings is not None:
         warnings.extend(warned)
     if problems is not None:
