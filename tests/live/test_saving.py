@@ -19,6 +19,7 @@ from urllib.parse import quote
 import nbformat
 import pytest
 
+from jaxdeck.atomic import MARK
 from jaxdeck.live.contents import DeckContentsManager
 from support import ROOT, run_cli
 
@@ -168,7 +169,8 @@ def test_a_server_that_dies_before_its_new_deck_is_renamed_leaves_the_old_deck_w
     assert deck.read_bytes() == original
     assert b"An edit saved as the server dies." in (repo / "written.md").read_bytes()
     left = [p for p in deck.parent.iterdir() if p != deck]
-    assert len(left) == 1 and left[0].name.startswith(".talk.md.")  # beside it, hidden, with the deck's mode
+    # beside it, hidden, with the deck's mode (jaxdeck.atomic's temporary name)
+    assert len(left) == 1 and left[0].name.startswith(".") and MARK in left[0].name
     assert left[0].stat().st_mode == deck.stat().st_mode
     assert left[0].read_bytes() == (repo / "written.md").read_bytes()
     # the next save, its writer gone, takes the leftover away
