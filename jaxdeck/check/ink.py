@@ -11,7 +11,8 @@ slide; what lies inside its own opaque parts (a label in a filled box) is seen a
 opaque picture (a photo, a plot with its white ground) has no ink on the slide at all. When most of
 the ink is under WCAG's 3:1 for graphics against the slide, it is reported with the ways to give it a
 light backing (projector.css, ``on-light``). The header's logo, drawn over every slide, is measured
-the same way against the slides behind it; its remedy is a light version of it.
+the same way against the slides behind it, but a logo that is a badge (white letters on a dark box of its own) reads by
+its own contrast; the remedy of a faint one is a light version of it.
 """
 
 from __future__ import annotations
@@ -65,9 +66,11 @@ class Faint:
         return f"picture '{self.name}': {measured}; give it a light backing: {how}"
 
 
-def _faint(page, picture: dict, opaque: float = OPAQUE) -> tuple[float, float] | None:
+def _faint(page, picture: dict, opaque: float = OPAQUE, badge: bool = False) -> tuple[float, float] | None:
     """The share of ``picture``'s ink under the ratio and the ink's median ratio, when it is faint
-    (None: it stands out, draws next to nothing, or lies over a picture behind the slide)."""
+    (None: it stands out, draws next to nothing, or lies over a picture behind the slide). With
+    ``badge``, a picture whose own light and dark parts contrast (white letters on a dark box of its
+    own) reads whatever its edge does, so it is not faint."""
     from jaxdeck.browser import run_script  # here: the records above are read where there is no browser
 
     if picture["background"] is None:
@@ -84,6 +87,8 @@ def _faint(page, picture: dict, opaque: float = OPAQUE) -> tuple[float, float] |
                                             "probed": base64.b64encode(probed).decode(), "probe": list(PROBE),
                                             "background": picture["background"], "ratio": RATIO})
     if ink["ink"] < max(20, LEAST_INK * ink["pixels"]) or ink["weak"] <= FAINT_SHARE * ink["ink"]:
+        return None
+    if badge and ink["spread"] >= RATIO:
         return None
     return ink["weak"] / ink["ink"], ink["median"]
 
@@ -107,7 +112,7 @@ def faint_logo(page, name: str) -> Faint | None:
     from jaxdeck.browser import run_script
 
     for picture in run_script(page, "check-pictures.js", True):
-        measured = _faint(page, picture, LOGO_OPAQUE)
+        measured = _faint(page, picture, LOGO_OPAQUE, badge=True)
         if measured is not None:
             return Faint(name, None, *measured, tuple(int(c) for c in picture["background"]), logo=True)
     return None

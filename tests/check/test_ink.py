@@ -202,20 +202,27 @@ LIGHT_LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><
               'font-weight="bold" font-size="28">JAX</text></g></svg>')
 
 
-@pytest.mark.parametrize("light", [False, True], ids=["dark-ink", "light-ink"])
-def test_the_header_logo_in_dark_ink_on_the_dark_theme_is_reported_once_at_its_line(browser, write_deck, tmp_path, light):
+#: a badge: white letters on a dark box of its own (slides/images/example-logo.svg)
+BADGE_LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 48" width="120" height="48">'
+              '<rect x="1" y="1" width="118" height="46" rx="8" fill="#1f3a5f"/><text x="60" y="32" font-size="22" '
+              'font-weight="bold" fill="#ffffff" text-anchor="middle" font-family="DejaVu Sans">jaxdeck</text></svg>')
+
+
+@pytest.mark.parametrize("written", ["../figures/loss_curve.png", "../figures/logo-light.svg", "../figures/badge.svg"],
+                         ids=["dark-ink", "light-ink", "badge"])
+def test_the_header_logo_in_dark_ink_on_the_dark_theme_is_reported_once_at_its_line(browser, write_deck, tmp_path, written):
     """The author's logo: a plot of the project's (../figures/loss_curve.png), black on a transparent
-    ground, in the corner of every slide of the dark theme."""
+    ground, in the corner of every slide of the dark theme; a light logo and a badge read there."""
     (tmp_path / ".git").mkdir()  # the deck's project, whose figures/ a deck may name
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "loss_curve.png").write_bytes(transparent_plot())
     (tmp_path / "figures" / "logo-light.svg").write_text(LIGHT_LOGO, encoding="utf-8")
-    written = "../figures/logo-light.svg" if light else "../figures/loss_curve.png"
+    (tmp_path / "figures" / "badge.svg").write_text(BADGE_LOGO, encoding="utf-8")
     path = write_deck(LOGO_DECK.format(logo=written))
     nb = deck_to_notebook(path)
     html = export_html(nb, path, tmp_path / "html" / "talk.html", fit=False)
     problems = [p for p in browser_problems(path, nb, html, browser) if p.kind == "ink"]
-    if light:
+    if not written.endswith("loss_curve.png"):
         assert problems == [], [str(p) for p in problems]
         return
     assert [(p.slide, p.line) for p in problems] == [(1, 6)], [str(p) for p in problems]  # the header's logo: line

@@ -5,7 +5,9 @@
 // reach (ratio). Its own pixels are those that hide the probe (a white line on white is one too, the
 // faint fringe anti-aliasing draws around a line is not); its ink, those of them within reach of what
 // shows through, seen against the ground. Returns {pixels, clear: how many show through, ink: how
-// many are ink, weak: how many of those are under the ratio, median: the ink's median contrast ratio}.
+// many are ink, weak: how many of those are under the ratio, median: the ink's median contrast ratio,
+// spread: the contrast ratio between its own light and dark pixels (the 90th and 10th percentile of
+// their luminance): a badge with a dark ground of its own and white letters on it reads by that}.
 async ({png, probed, probe, background, opaque, reach, ratio}) => {
   const pixels = async (data) => {
     const picture = new Image();
@@ -48,15 +50,18 @@ async ({png, probed, probe, background, opaque, reach, ratio}) => {
       near[y * width + x] = any;
     }
   }
-  const contrasts = [];
+  const contrasts = [], own = [];
   let clear = 0;
   for (let p = 0; p < count; p++) {
     if (!solid[p]) { clear++; continue; }
+    own.push(luminance(shown[4 * p], shown[4 * p + 1], shown[4 * p + 2]));
     if (!near[p]) continue;
     const l = luminance(shown[4 * p], shown[4 * p + 1], shown[4 * p + 2]);
     contrasts.push((Math.max(l, ground) + 0.05) / (Math.min(l, ground) + 0.05));
   }
   contrasts.sort((a, b) => a - b);
+  own.sort((a, b) => a - b);
+  const spread = own.length ? (own[Math.floor(own.length * 0.9)] + 0.05) / (own[Math.floor(own.length * 0.1)] + 0.05) : 1;
   return {pixels: count, clear, ink: contrasts.length, weak: contrasts.filter(c => c < ratio).length,
-          median: contrasts.length ? contrasts[contrasts.length >> 1] : null};
+          median: contrasts.length ? contrasts[contrasts.length >> 1] : null, spread};
 }
