@@ -119,14 +119,13 @@ def header_line(deck: Path, key: str) -> int | None:
         text = deck.read_text(encoding="utf-8")
     except (OSError, UnicodeError):
         return None
-    lines = text.split("\n")
-    if not lines or lines[0].strip() != "---":
-        return None
-    end = next((i for i, line in enumerate(lines[1:], start=1) if line.strip() in ("---", "...")), None)
-    if end is None:
+    from jaxdeck.read.formats import header_line_count
+
+    count = header_line_count(text)  # the header's lines, its two rules included
+    if not count:
         return None
     try:
-        node = yaml.compose("\n".join(lines[1:end]))
+        node = yaml.compose("\n".join(text.split("\n")[1:count - 1]))
     except yaml.YAMLError:
         return None
     mappings = [node]
