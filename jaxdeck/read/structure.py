@@ -114,13 +114,20 @@ def split_points(cell_source: str, path: Path, line: int, headings: bool, myst: 
     found: list[DeckError] = []
     warned: list[DeckError] = []
     pieces = _split_points(cell_source, path, line, headings, myst, notes, found, warned)
+    _hand_over(found, warned, problems, warnings)
+    return pieces
+
+
+def _hand_over(found: list[DeckError], warned: list[DeckError], problems: list[DeckError] | None,
+               warnings: list[DeckError] | None) -> None:
+    """What a read found: errors into ``problems`` and warnings into ``warnings`` when the caller collects
+    them (to say every problem of a deck at once), else the first error raised and the warnings dropped."""
     if warnings is not None:
         warnings.extend(warned)
     if problems is not None:
         problems.extend(found)
     elif found:
         raise found[0]
-    return pieces
 
 
 def _unbroken_breaks(tokens, source_lines: list[str], path: Path, line: int) -> list[DeckError]:
@@ -320,12 +327,7 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
         for new, piece in split:
             cells.append((new, piece, line + piece.start, []))
 
-    if warnings is not None:
-        warnings.extend(warned)
-    if problems is not None:
-        problems.extend(said)
-    elif said:
-        raise said[0]
+    _hand_over(said, warned, problems, warnings)
     slide = 0
     column = False
     result = []
