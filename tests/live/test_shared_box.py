@@ -313,7 +313,8 @@ def test_a_second_detached_present_in_the_folder_is_refused_at_once_naming_the_f
         first = detached_state(repo)["pid"]
         line = refused[0][1].strip()
         assert "Traceback" not in line and len(line.splitlines()) == 1, line
-        assert f"already running here (pid {first}" in line and "present-stop" in line, line
+        # how to stop it, as this folder can (no Makefile here: the command itself)
+        assert f"already running here (pid {first}" in line and "jaxdeck present --stop" in line, line
         assert "token" not in line, line
 
         # and once the first is serving: refused at once, naming its URL without the token

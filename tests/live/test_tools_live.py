@@ -14,8 +14,14 @@ from support import ROOT, evaluate_live, live_page, presenting
 #: a live server with a kernel and Chromium
 pytestmark = pytest.mark.heavy
 
-REGISTERED = """() => Object.fromEntries(['search', 'zoom', 'menu', 'RevealChalkboard']
-  .map(id => [id, window.jaxdeckLive.reveal.hasPlugin(id)]))"""
+#: which tools reveal.js has, once all have registered or 15 s have passed (the chalkboard's scripts load after
+#: the slideshow starts, later on a busy machine)
+REGISTERED = """async () => {
+  const registered = () => Object.fromEntries(['search', 'zoom', 'menu', 'RevealChalkboard']
+    .map(id => [id, window.jaxdeckLive.reveal.hasPlugin(id)]));
+  for (let i = 0; i < 150 && !Object.values(registered()).every(Boolean); i++) await new Promise(r => setTimeout(r, 100));
+  return registered();
+}"""
 
 
 @pytest.fixture(scope="module")

@@ -115,7 +115,7 @@ def test_the_example_deck_rehearses_with_no_browser_against_its_build(built, no_
     assert len(report["slides"]) == 16 and report["laid_out"] is False
     ran = {s["number"]: s["cells"] for s in report["slides"] if s["cells"]}
     assert sorted(ran) == [3, 4, 6, 8, 9, 10]  # not slide 7's listing
-    assert [c["line"] for c in ran[3]] == [31, 38] and ran[3][1]["checks"] == [{"ok": True, "message": None}]
+    assert [c["line"] for c in ran[3]] == [32, 39] and ran[3][1]["checks"] == [{"ok": True, "message": None}]
     raised = ran[8][0]
     assert raised["status"] == "error" and raised["new_errors"] == []  # it raises as it did in the build
     assert all(c["build_s"] is not None for cells in ran.values() for c in cells)
