@@ -130,19 +130,26 @@ def _hand_over(found: list[DeckError], warned: list[DeckError], problems: list[D
         raise found[0]
 
 
+def _verbatim_lines(tokens) -> set[int]:
+    """The lines of fences, indented code, math blocks and closed HTML blocks: their text is never a marker."""
+    lines: set[int] = set()
+    for token in tokens:
+        if token.map is not None and (token.type in ("fence", "code_block", "math_block") or
+                                      token.type == "html_block" and _CLOSED_HTML.match(token.content)):
+            lines.update(range(*token.map))
+    return lines
+
+
 def _unbroken_breaks(tokens, source_lines: list[str], path: Path, line: int) -> list[DeckError]:
     """A ``---`` or ``--`` line outside a fence that starts no slide: right under a list item, a quote
     or any other block, CommonMark reads it as part of that block (a rule or a heading inside it, or
     a line of its text), and the next slide would end up in this one."""
-    verbatim: set[int] = set()  # the lines of fences and indented code: text, never markers
+    verbatim = _verbatim_lines(tokens)  # text, never markers
     breaks: set[int] = set()  # the lines that do start a slide: a rule of their own, a blank line above
     underlines: set[int] = set()  # a heading's underline right under its text: said by its own error
     for token in tokens:
         if token.map is None:
             continue
-        if token.type in ("fence", "code_block", "math_block") or \
-                token.type == "html_block" and _CLOSED_HTML.match(token.content):
-            verbatim.update(range(*token.map))
         first = token.map[0]
         if token.type in ("hr", "paragraph_open") and token.level == 0 \
                 and (first == 0 or not source_lines[first - 1].strip()):
@@ -164,14 +171,11 @@ def _glued_markers(tokens, source_lines: list[str], path: Path, line: int) -> li
     """A pause or column marker line outside a fence that is not a paragraph of its own: with a line
     of text (or a code fence) right above or below it, CommonMark reads it as a line of that text,
     so it shows as it is written and the slide has no pause or column there."""
-    verbatim: set[int] = set()
+    verbatim = _verbatim_lines(tokens)
     alone: set[int] = set()  # the marker lines that are a paragraph of their own, as a marker must be
     for token in tokens:
         if token.map is None:
             continue
-        if token.type in ("fence", "code_block", "math_block") or \
-                token.type == "html_block" and _CLOSED_HTML.match(token.content):
-            verbatim.update(range(*token.map))
         if token.type == "paragraph_open" and token.level == 0 and token.map[1] - token.map[0] == 1:
             alone.add(token.map[0])
     found = []
