@@ -235,11 +235,9 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
     width, height = DeckOptions.of(nb).size
     lines = slide_lines(nb)
     problems = []
-    failed: list[str] = []
     logo, logo_said = DeckOptions.of(nb).logo, False
     pictures = written_pictures(nb)
     with open_deck(browser, html, width=width, height=height) as (page, _requests):
-        page.on("requestfailed", lambda r: failed.append(r.url))
         add_style(page, SHOW_ALL_CSS.read_text(encoding="utf-8"))
         fonts_ready(page)
         for number, h, v in run_script(page, "check-slides.js"):
@@ -266,7 +264,6 @@ def browser_problems(deck: Path, nb: nbformat.NotebookNode, html: Path, browser)
             problems.append(Problem(number or None, "image", f"image '{src}' failed to load; check its path "
                                     "(relative to the deck)", str(deck), lines.get(number)))
     return problems
-
 
 
 def check_deck(deck: Path, nb: nbformat.NotebookNode, html: Path, browser=None) -> list[Problem]:
