@@ -35,6 +35,15 @@ OTHER_USER = "nobody"
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
+def readable_by_others(repo: Path, script: Path) -> Path:
+    """A copy of the other user's ``script`` in ``repo``, which other users may enter: the checkout itself
+    may sit in a folder only its owner enters (a private home), where the other user could not open it."""
+    copy = repo / script.name
+    shutil.copy(script, copy)
+    copy.chmod(0o644)
+    return copy
+
+
 def jaxdeck(*args: str) -> list[str]:
     return [sys.executable, "-u", "-m", "jaxdeck", *args]
 
@@ -126,7 +135,8 @@ def test_another_user_polling_never_reads_the_token_of_a_detached_present(repo):
     # the other user has a core to spare, as on a box shared by people (not by a test run's processes):
     # given priority, it is not starved of the moments the token could be open to it
     as_other = ["nice", "-n", "-10", "setpriv", "--reuid", OTHER_USER, "--regid", "nogroup", "--clear-groups"]
-    reader = subprocess.Popen([*as_other, SYSTEM_PYTHON, str(READER), str(repo / "build"), str(stop_file), "300"],
+    reader_script = readable_by_others(repo, READER)
+    reader = subprocess.Popen([*as_other, SYSTEM_PYTHON, str(reader_script), str(repo / "build"), str(stop_file), "300"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     tokens = []
     try:
@@ -431,7 +441,7 @@ def test_another_user_finds_no_port_of_a_live_kernel_and_cannot_reach_its_socket
             assert server.home.stat().st_mode & 0o777 == 0o700
             connection_file = server.home / "runtime" / f"kernel-{channel.kernel_id}.json"
             probe = subprocess.run(["setpriv", "--reuid", OTHER_USER, "--regid", "nogroup", "--clear-groups",
-                                    SYSTEM_PYTHON, str(PROBE), str(connection_file), *endpoints(info)],
+                                    SYSTEM_PYTHON, str(readable_by_others(repo, PROBE)), str(connection_file), *endpoints(info)],
                                    capture_output=True, text=True, timeout=60)
             assert probe.returncode == 0, probe.stderr
             found = json.loads(probe.stdout)
