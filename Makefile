@@ -133,20 +133,23 @@ new: $(PY_STAMP) ## start a deck from the template: make new DECK=NAME writes sl
 bench: setup ## performance benchmarks (not part of make test): build/bench/*.json
 	$(PY) -m jaxdeck bench $(DECKS)
 
+# test and test-quick run their second pass whatever the first found, and exit with the worse status
 test: setup ## the whole pytest suite: on every core (pytest-xdist), then the live keyboard tests alone [DECK=NAME: that deck's tests alone]
 ifneq ($(DECK),)
 	@test -f '$(DECKS)' || { echo "no deck $(DECKS): make test DECK=NAME takes the name of a deck in slides/"; exit 1; }
 	JAXDECK_TEST_DECK='$(DECKS)' $(PY) -m pytest tests/test_decks.py --durations=5
 else
-	$(PY) -m pytest -n auto --dist loadgroup -m "not alone" --durations=20
-	$(PY) -m pytest -m alone --durations=20
+	$(PY) -m pytest -n auto --dist loadgroup -m "not alone" --durations=20; first=$$?; \
+	  $(PY) -m pytest -m alone --durations=20; second=$$?; \
+	  exit $$(( first > second ? first : second ))
 endif
 
 # the edit loop's tier: every test that starts no kernel, server or browser, then one deck end to end
 QUICK := not (heavy or browser or devices or versions or alone)
 test-quick: setup ## after each change: the tests that need no kernel, browser or server, and example.md end to end (under 2 min)
-	$(PY) -m pytest -q -n auto -m "$(QUICK)"
-	$(PY) -m pytest -q tests/test_decks.py -k example
+	$(PY) -m pytest -q -n auto -m "$(QUICK)"; first=$$?; \
+	  $(PY) -m pytest -q tests/test_decks.py -k example; second=$$?; \
+	  exit $$(( first > second ? first : second ))
 
 # compiled once, as part of setup: without it every kernel, CLI and test process compiles what it
 # imports (PYTHONDONTWRITEBYTECODE set, or a read-only .venv, stops Python from keeping it): on a
