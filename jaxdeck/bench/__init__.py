@@ -4,5 +4,6 @@
 - ``user_make``: `make` over every deck as a user runs it;
 - ``edit_loop``: the preview's save-to-visible loop;
 - ``calibration``: the timing harness's own benchmark (``demos.calibration``);
+- ``structure``: import cycles and long modules, read from the source (``python -m jaxdeck.bench.structure``);
 - ``report``: the printed tables; ``edits``, ``processes``: what the others share.
 """
