@@ -114,6 +114,8 @@ SINGLE_FILES = ("jaxdeck/single/files.js", "jaxdeck/single/files.html.j2")
 #: files under themes/ that only the article reads, and only its PDF (the article also reads the deck's look)
 ARTICLE_FILES = ("jaxdeck/article.html.j2", "jaxdeck/static/article.css", "jaxdeck/static/article.js")
 ARTICLE_PRINT_FILES = ("jaxdeck/scripts/article-ready.js", "jaxdeck/handout.html.j2")
+#: the folder under themes/ that only the series site reads (jaxdeck.site keeps its own records)
+SITE_FOLDER = "jaxdeck/site/"
 
 #: the names jupytext looks for in a deck's folder and its parents (jupytext.config.JUPYTEXT_CONFIG_FILES)
 JUPYTEXT_CONFIG_FILES = ("jupytext", "jupytext.toml", "jupytext.yml", "jupytext.yaml", "jupytext.json",
@@ -194,7 +196,8 @@ class Sources:
         skip = (set(LIVE_FILES) | set(SINGLE_FILES) | set(ARTICLE_FILES) | set(ARTICLE_PRINT_FILES)
                 | {f for files in PRINT_FILES.values() for f in files})
         files = (p for p in sorted(self.themes.rglob("*")) if p.is_file())
-        theme = {name: file_sha(p) for p in files if (name := p.relative_to(self.themes).as_posix()) not in skip}
+        theme = {name: file_sha(p) for p in files if (name := p.relative_to(self.themes).as_posix()) not in skip
+                 and not name.startswith(SITE_FOLDER)}
         npm = {name: file_sha(self.node_modules / name / "package.json") for name in NPM_FILES}
         return fingerprint.digest({"theme": theme, "npm": npm})
 

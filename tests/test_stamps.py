@@ -67,6 +67,16 @@ def test_look_is_the_theme_and_front_end_and_print_styles_are_apart(tmp_path):
     assert digests() == (look, slides, handout), "the live slideshow's styles shape no artefact"
 
 
+def test_the_series_sites_files_are_no_part_of_the_look(tmp_path):
+    themes = tmp_path / "themes"
+    shutil.copytree(THEMES, themes, ignore=shutil.ignore_patterns("site"))
+    look = stamps.Sources(tmp_path / "build", themes=themes, node_modules=NODE_MODULES).look
+    (themes / "jaxdeck" / "site").mkdir()
+    (themes / "jaxdeck" / "site" / "site.css").write_text("body { color: black; }\n")
+    assert stamps.Sources(tmp_path / "build", themes=themes, node_modules=NODE_MODULES).look == look, \
+        "a change to the site's look rebuilds no deck"
+
+
 def test_front_end_versions_are_part_of_the_look(tmp_path):
     from jaxdeck.html.assets import NPM_FILES
 
