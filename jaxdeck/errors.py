@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from jaxdeck.ulimit import said, soft_limit
+
 
 class DeckError(Exception):
     """A mistake in a deck (or a missing system part) that the user can fix.
@@ -102,8 +104,6 @@ def printable(text: str) -> str:
 
 
 def _too_large() -> str:
-    from jaxdeck.limits import said
-
     limit = said("fsize")
     if limit:
         return (f"the file would be larger than this shell allows (`ulimit -f`: {limit}): "
@@ -112,8 +112,6 @@ def _too_large() -> str:
 
 
 def _too_many() -> str:
-    from jaxdeck.limits import soft_limit
-
     limit = soft_limit("nofile")
     if limit is None:
         return "more files open at once than the system allows: close some programs, and build again"

@@ -9,6 +9,7 @@ to do: :func:`check_open_files` before any command, :func:`check_file_size` befo
 from __future__ import annotations
 
 from jaxdeck.errors import DeckError
+from jaxdeck.ulimit import soft_limit
 
 #: open files a command needs: a kernel that imports JAX, and a Chromium with its helpers (which fail
 #: near 140 here); the default on macOS, a quarter of Linux's
@@ -16,24 +17,6 @@ OPEN_FILES = 256
 #: bytes Chromium writes to one file: the shared memory its helpers hand frames in (a 1280x720
 #: slide printed needs some 8 MB; a larger deck or a tall page more), with room to spare
 CHROMIUM_FILE_SIZE = 64 * 2**20
-
-
-def soft_limit(resource: str) -> int | None:
-    """This process's soft limit ``resource`` (``"nofile"``, ``"fsize"``), None when unlimited or unknown (not POSIX)."""
-    try:
-        import resource as rlimits
-    except ImportError:
-        return None
-    soft, _hard = rlimits.getrlimit(getattr(rlimits, f"RLIMIT_{resource.upper()}"))
-    return None if soft == rlimits.RLIM_INFINITY else soft
-
-
-def said(resource: str) -> str | None:
-    """The soft limit as ``ulimit`` shows it (``ulimit -f`` counts KiB), None when there is none."""
-    limit = soft_limit(resource)
-    if limit is None:
-        return None
-    return f"{limit // 1024} KiB" if resource == "fsize" else str(limit)
 
 
 def check_open_files() -> None:
