@@ -94,6 +94,7 @@ ENTRIES = {
 #: progress line, the memo of Markdown parses; and the kernel's run, whose outputs are keyed by the
 #: execution cache's key instead
 PLUMBING = ("__init__.py", "errors.py", "atomic.py", "decks.py", "progress.py", "stopping.py", "claims.py", "limits.py",
+            "ulimit.py",
             "tokens.py", "orphans.py",
             "execute/kernel.py", "execute/fingerprint.py", "execute/measure.py")
 TOOLS = {
