@@ -165,6 +165,7 @@ def previewing(folder: Path, *options: str, env: dict | None = None):
     rest: list[str] = []
     process.printed = rest  # what it printed after its first line, for a failing test's message
     drain = threading.Thread(target=lambda: rest.extend(process.stdout), daemon=True)
+    process.drain = drain  # joined: all it printed before it closed its output is in ``printed``
     try:
         line = process.stdout.readline()
         found = re.search(r"(http://127\.0\.0\.1:(\d+)/talk\.html(?:\?token=([\w-]+))?)", line)
@@ -214,6 +215,16 @@ def kernels_under(pid: int) -> list:
     import psutil
 
     return [p for p in psutil.Process(pid).children(recursive=True) if is_kernel(p)]
+
+
+def wait_for(predicate, seconds: float, what: str) -> None:
+    """Poll ``predicate`` until it holds; an AssertionError naming ``what`` after ``seconds`` (a hang guard for
+    the test, not a performance budget)."""
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"gave up after {seconds:.0f} s waiting for {what}")
+        time.sleep(0.05)
 
 
 def still_running(pids: list[int]) -> list[int]:
