@@ -63,7 +63,9 @@ def pytest_sessionstart(session):
 
     The tests that read a deck's recorded cell times (its budgets) then read times taken with
     the machine's every core and nothing else running; the workers' ``built`` fixture finds the
-    decks built in that shared folder and builds nothing again.
+    decks built in that shared folder and builds nothing again. A deck that fails to build (its
+    DeckError) is recorded there instead: that deck's tests fail with the build's lines, every other
+    test runs.
     """
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
@@ -72,9 +74,17 @@ def pytest_sessionstart(session):
     if not whole or not support.DECKS or not support.selects_heavy(config.option.markexpr):
         return
     from jaxdeck.build import build
+    from jaxdeck.errors import DeckError
 
+    folder = support.shared_folder(config._tmp_path_factory, "build")
     with support.session_environment():
-        build(support.DECKS, support.shared_folder(config._tmp_path_factory, "build"), jobs=1)
+        for deck in support.DECKS:
+            try:
+                build([deck], folder, jobs=1)
+            except DeckError as err:
+                support.record_build_failure(folder, deck, err)
+            except Exception:  # a bug: the deck's tests build it again, and show its traceback
+                continue
 
 
 #: the shared fixtures that build decks, start a browser or run the benchmarks: a test that takes one is heavy

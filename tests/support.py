@@ -67,20 +67,47 @@ def deck_builder(root: Path, shared: bool = False):
     out again. Decks are built side by side into one folder, as ``make`` builds them.
     """
     import nbformat
+    import pytest
 
     from jaxdeck.build import build_deck
+    from jaxdeck.errors import DeckError
 
-    done: dict[Path, tuple] = {}
+    done: dict[Path, tuple | str] = {}
     root.mkdir(parents=True, exist_ok=True)
 
     def get(deck: Path):
         if deck not in done:
             with one_at_a_time(root / f".{deck.stem}.lock" if shared else None), session_environment():
-                outputs = build_deck(deck, root)
-            done[deck] = (outputs, nbformat.read(outputs.notebook, as_version=4))
+                failure = build_failure(root, deck)
+                if failure is None:
+                    try:
+                        outputs = build_deck(deck, root)
+                    except DeckError as err:  # the deck's own mistake: its tests fail, the others run
+                        failure = record_build_failure(root, deck, err)
+                done[deck] = failure or (outputs, nbformat.read(outputs.notebook, as_version=4))
+        if isinstance(done[deck], str):
+            pytest.fail(done[deck], pytrace=False)
         return done[deck]
 
     return get
+
+
+def record_build_failure(root: Path, deck: Path, error) -> str:
+    """Keep ``deck``'s build error (a DeckError) beside the decks built into ``root``, so that every test of
+    that deck, in every worker, fails with its lines instead of building it again; returns what it kept."""
+    from jaxdeck.atomic import write_text
+
+    lines = [f"{deck.name} did not build: {error}", *(str(e) for e in getattr(error, "errors", ()))]
+    write_text(root / f".{deck.stem}.failed", "\n".join(lines))
+    return "\n".join(lines)
+
+
+def build_failure(root: Path, deck: Path) -> str | None:
+    """What :func:`record_build_failure` kept for ``deck`` in ``root`` (None: it did not fail there)."""
+    try:
+        return (root / f".{deck.stem}.failed").read_text()
+    except FileNotFoundError:
+        return None
 
 
 @contextlib.contextmanager
