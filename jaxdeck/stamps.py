@@ -66,10 +66,10 @@ CODE = {
              "html/assets.py", "html/markdown.py", "html/myst/__init__.py", "html/myst/syntax.py",
              "html/myst/html.py", "html/myst/tags.py", "html/myst/live.py", "html/fit.py", "html/fit_blocks.py",
              "html/fit_cuts.py", "html/fit_measure.py", "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py",
-             "html/outputs.py", "browser.py", "options.py", "read/structure.py", "read/formats.py", "markers.py",
+             "html/outputs.py", "browser.py", "pages.py", "options.py", "read/structure.py", "read/formats.py", "markers.py",
              "html/loads.py", "read/contained.py", "html/menu.py", "records.py", "places.py", "html/outputs_from.py",
              "machines.py"),
-    "pdf": ("pdf/export.py", "pdf/layout.py", "browser.py", "read/structure.py", "read/formats.py", "markers.py",
+    "pdf": ("pdf/export.py", "pdf/layout.py", "browser.py", "pages.py", "read/structure.py", "read/formats.py", "markers.py",
             "records.py", "html/loads.py", "read/contained.py", "options.py", "html/__init__.py", "html/assets.py",
             "html/fit_record.py", "html/markdown.py", "html/myst/syntax.py", "places.py", "machines.py"),
     "single": ("html/single.py", "places.py", "html/loads.py", "read/contained.py"),
@@ -77,7 +77,7 @@ CODE = {
                 "html/exporter.py", "html/layout.py", "html/assets.py", "html/markdown.py", "html/myst/__init__.py",
                 "html/myst/syntax.py", "html/myst/html.py", "html/myst/tags.py", "html/myst/live.py",
                 "html/outputs.py", "html/fit.py", "html/fit_blocks.py", "html/fit_cuts.py", "html/fit_measure.py",
-                "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py", "browser.py", "options.py",
+                "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py", "browser.py", "pages.py", "options.py",
                 "read/structure.py", "read/formats.py", "markers.py", "records.py", "places.py", "html/loads.py",
                 "read/contained.py", "html/menu.py", "html/outputs_from.py", "machines.py"),
 }
@@ -96,7 +96,7 @@ ENTRIES = {
 PLUMBING = ("__init__.py", "errors.py", "atomic.py", "decks.py", "progress.py", "stopping.py", "claims.py", "limits.py",
             "ulimit.py",
             "tokens.py", "orphans.py",
-            "execute/kernel.py", "execute/fingerprint.py", "execute/measure.py")
+            "execute/kernel.py", "execute/spec.py", "execute/cells.py", "execute/fingerprint.py", "execute/measure.py")
 TOOLS = {
     "notebook": ("jupytext", "nbformat", "markdown-it-py", "tinycss2", "bleach"),
     "html": ("nbconvert", "markdown-it-py", "mdit-py-plugins", "pygments", "tinycss2"),

@@ -166,7 +166,7 @@ def test_a_deck_left_unfitted_for_want_of_a_chromium_is_fitted_once_one_is_there
 def test_a_served_page_reaches_the_files_of_its_folder_and_no_other(browser, tmp_path):
     """The origin a page is printed from (serve_folder) answers with its folder's files only: not a file
     above it (a .. spelt in the URL), not one a link inside it points out to, and no file:// at all."""
-    from jaxdeck.browser import private_origin, serve_folder
+    from jaxdeck.pages import private_origin, serve_folder
 
     folder = tmp_path / "html"
     (folder / "sub dir").mkdir(parents=True)
@@ -243,7 +243,7 @@ def test_a_page_reaches_nothing_but_its_own_files(browser, tmp_path, opening):
     """A page opened to fit, check or print a deck loads its own folder's files, and no other place: a
     picture, a frame, a style sheet, a fetch, a beacon or a websocket to another origin, or a file outside
     its folder, is refused in the browser and never reaches the server it names, which learns nothing."""
-    import jaxdeck.browser
+    import jaxdeck.pages
 
     folder = tmp_path / "html"
     folder.mkdir()
@@ -253,10 +253,10 @@ def test_a_page_reaches_nothing_but_its_own_files(browser, tmp_path, opening):
         (folder / "deck.html").write_text(REACHING.format(there=there, outside=(tmp_path / "secret.svg").as_uri()))
         refused: list[str] = []
         if opening == "open_deck":
-            with jaxdeck.browser.open_deck(browser, folder / "deck.html") as (page, refused):
+            with jaxdeck.pages.open_deck(browser, folder / "deck.html") as (page, refused):
                 got = page.evaluate("window.got")
         else:
-            with jaxdeck.browser.open_served(browser, folder / "deck.html", "reveal-ready.js", 1280, 720) as page:
+            with jaxdeck.pages.open_served(browser, folder / "deck.html", "reveal-ready.js", 1280, 720) as page:
                 got = page.evaluate("window.got")
         assert asked == [], (asked, got)
     assert got == ["refused"]

@@ -162,7 +162,8 @@ def test_every_slide_has_notes(built, deck):
 @pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_html_presents_offline_with_every_slide(built, browser, deck):
-    from jaxdeck.browser import open_deck, script
+    from jaxdeck.browser import script
+    from jaxdeck.pages import open_deck
 
     outputs, nb = built(deck)
     with open_deck(browser, outputs.html) as (page, requests):

@@ -33,7 +33,8 @@ import nbformat
 import yaml
 
 from jaxdeck.check.budget import SETUP_TAG, SLOW_TAG, busy_words, held_to_budget, judged_seconds  # noqa: F401 (re-exported)
-from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, open_deck, run_script
+from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, run_script
+from jaxdeck.pages import open_deck
 from jaxdeck.check.ink import faint_logo, faint_pictures
 from jaxdeck.check.measure import TOLERANCE_PX, measure_slide, overflow_said, wide_said  # noqa: F401 (TOLERANCE_PX: re-exported)
 from jaxdeck.errors import DeckError, display_path

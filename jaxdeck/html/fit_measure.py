@@ -58,7 +58,8 @@ def fills_from_page(found: Sequence[dict], ids: dict[str, int]) -> list[SlideFil
 
 def measure_page(browser, html: str | Path, size: tuple[int, int], ids: dict[str, int]) -> list[SlideFill]:
     """Every slide of an HTML deck as laid out in Chromium at the deck's size (fit.js)."""
-    from jaxdeck.browser import fonts_ready, open_deck, run_script
+    from jaxdeck.browser import fonts_ready, run_script
+    from jaxdeck.pages import open_deck
 
     width, height = size
     with open_deck(browser, html, width=width, height=height) as (page, _requests):

@@ -86,7 +86,8 @@ class Decision:
 
 def measure_tall(browser, html: str | Path, size: tuple[int, int]) -> list[Decision]:
     """fit-tall.js's decisions for every slide of an HTML deck that runs past its bottom."""
-    from jaxdeck.browser import fonts_ready, open_deck, run_script
+    from jaxdeck.browser import fonts_ready, run_script
+    from jaxdeck.pages import open_deck
 
     width, height = size
     with open_deck(browser, html, width=width, height=height) as (page, _requests):

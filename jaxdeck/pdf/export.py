@@ -25,7 +25,7 @@ number; each slide starts with its slide number.
 printed on the header's paper as its own print styles lay it out, with the handout's page header.
 
 Chromium is shown each page from a private origin that serves the page's folder and no other file
-(:func:`jaxdeck.browser.open_served`): a script in a deck reads no local file into a PDF.
+(:func:`jaxdeck.pages.open_served`): a script in a deck reads no local file into a PDF.
 
 The same browser page produces both deck files: the print view is laid out once,
 printed as slides, then restyled as the handout and printed again. The scripts it runs
@@ -47,7 +47,8 @@ import nbformat
 from jaxdeck.html import markdown
 from jaxdeck.html.assets import THEMES
 from jaxdeck.atomic import write_bytes
-from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, open_served, print_pdf, run_script
+from jaxdeck.browser import about, add_style, fonts_ready, given_or_started, print_pdf, run_script
+from jaxdeck.pages import open_served
 from jaxdeck.decks import ARTICLE_PDF, Outputs
 from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxdeck.browser import open_deck
+from jaxdeck.pages import open_deck
 from jaxdeck.check.deck import browser_problems
 from jaxdeck.html.export import export_html
 from jaxdeck.read import deck_to_notebook

@@ -76,7 +76,7 @@ LINE = """() => {
 
 @pytest.mark.heavy
 def test_a_long_code_line_wraps_at_its_spaces_under_a_continuation_mark_in_the_html_deck(deck, browser):
-    from jaxdeck.browser import open_deck
+    from jaxdeck.pages import open_deck
 
     outputs, _ = deck
     with open_deck(browser, outputs.html, width=1280, height=720) as (page, _requests):

@@ -204,7 +204,7 @@ def test_two_decks_with_pictures_of_the_same_name_each_show_their_own(tmp_path, 
     """Deck a shows its images/dot.svg (16 px) as a Markdown image; deck b, in another folder, its
     own images/dot.svg (32 px) through raw HTML, and as its theme's background: each page, and each
     self-contained file, shows its own deck's picture."""
-    from jaxdeck.browser import open_deck
+    from jaxdeck.pages import open_deck
 
     for name, size in (("a", 16), ("b", 32)):
         (tmp_path / name / "images").mkdir(parents=True)

@@ -125,7 +125,7 @@ def test_money_is_text_by_pandocs_rule_and_math_has_delimiters_of_its_own():
 
 
 def test_money_on_a_slide_is_not_typeset_by_katex_in_the_browser(write_deck, tmp_path, browser):
-    from jaxdeck.browser import open_deck
+    from jaxdeck.pages import open_deck
     from jaxdeck.html.export import export_html
 
     path = write_deck(MONEY_DECK)

@@ -37,7 +37,7 @@ def _distinctive(nb, index: int) -> str:
 @pytest.mark.heavy
 @pytest.mark.parametrize("deck", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_builds_to_html_that_fits_and_shows_no_raw_myst(deck, built_notebooks, browser):
-    from jaxdeck.browser import open_deck
+    from jaxdeck.pages import open_deck
     from jaxdeck.check.deck import check_deck
 
     outputs, nb = built_notebooks(deck)

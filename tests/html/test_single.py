@@ -78,7 +78,8 @@ def alone(single: Path, folder: Path) -> Path:
 @pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
 def test_the_single_file_presents_alone_with_the_network_off(deck, built, browser, tmp_path):
-    from jaxdeck.browser import open_deck, script
+    from jaxdeck.browser import script
+    from jaxdeck.pages import open_deck
 
     outputs, _ = built(deck)
     write_single(outputs.html, outputs.single, deck)

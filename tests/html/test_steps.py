@@ -5,7 +5,7 @@ block it replaces sits, under the slide's heading, and be as tall."""
 from __future__ import annotations
 
 import pytest
-from jaxdeck.browser import open_deck
+from jaxdeck.pages import open_deck
 from support import ROOT
 
 #: starts a kernel, a server, a browser or a build (not in `make test-quick`)
@@ -23,6 +23,11 @@ PLACES = """() => {
   return {pre: box(pre), shown: shown.map(box), heading: Math.round(slide.querySelector('h2').getBoundingClientRect().bottom)};
 }"""
 
+#: ``n`` steps of the current slide's code shown, and reveal.js's transitions to them over
+STEPPED = """n => { const slide = Reveal.getCurrentSlide();
+  return slide.querySelectorAll('pre.jd-steps code.fragment.visible').length === n
+         && slide.getAnimations({subtree: true}).length === 0; }"""
+
 
 def test_every_step_sits_where_the_code_block_is(browser, built):
     outputs, _ = built(EXAMPLE)
@@ -32,9 +37,9 @@ def test_every_step_sits_where_the_code_block_is(browser, built):
         first = page.evaluate(PLACES)
         steps = page.evaluate("Reveal.getCurrentSlide().querySelectorAll('pre.jd-steps code.fragment').length")
         assert steps >= 2
-        for _ in range(steps):
+        for step in range(steps):
             page.keyboard.press("ArrowRight")
-            page.wait_for_timeout(300)
+            page.wait_for_function(STEPPED, arg=step + 1, timeout=30000)
             now = page.evaluate(PLACES)
             assert now["pre"] == first["pre"] and now["heading"] == first["heading"]
             assert now["pre"][0] >= now["heading"], now

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxdeck.browser import open_deck
+from jaxdeck.pages import open_deck
 from support import run_cli
 
 #: starts a kernel, a server, a browser or a build (not in `make test-quick`)

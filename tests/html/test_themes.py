@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from support import ROOT, contrast, luminance, run_cli, with_theme
-from jaxdeck.browser import open_deck
+from jaxdeck.pages import open_deck
 from jaxdeck.check.deck import browser_problems, check_deck
 
 #: two decks built, printed and checked in Chromium

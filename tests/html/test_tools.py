@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from jaxdeck.browser import open_deck
+from jaxdeck.pages import open_deck
 from jaxdeck.html.export import export_html
 from jaxdeck.pdf.export import print_view
 from jaxdeck.read import deck_to_notebook

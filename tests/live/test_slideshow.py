@@ -119,7 +119,7 @@ def go(page, where, live=True):
 
 
 def static_sizes(browser, html, width, height):
-    from jaxdeck.browser import open_deck
+    from jaxdeck.pages import open_deck
 
     sizes = {}
     with open_deck(browser, html, width=width, height=height) as (page, _):

@@ -12,7 +12,7 @@ import shutil
 import nbformat
 import pytest
 
-from jaxdeck.browser import open_deck
+from jaxdeck.pages import open_deck
 from support import ROOT, live_page, presenting, run_cli
 
 #: builds, a live server with a kernel, and Chromium

@@ -1,5 +1,5 @@
 """No script in a deck reads a local file into its PDFs: Chromium prints each page from a private origin
-that serves the page's folder only (jaxdeck.browser.open_served), and has no file access of its own."""
+that serves the page's folder only (jaxdeck.pages.open_served), and has no file access of its own."""
 
 from __future__ import annotations
 
