@@ -64,7 +64,9 @@ def test_fragment_effects_reach_their_elements(page):
                                  .map(e => e.tagName + ' ' + e.className)""")
     assert "P fragment fade-up" in classes and "SPAN fragment highlight-red" in classes
     page.evaluate("() => { for (let k = 0; k < 5; k++) Reveal.next(); }")
-    page.wait_for_timeout(400)  # reveal.js's colour transition
+    # reveal.js's colour transition over (it starts as the class changes)
+    page.wait_for_function("Reveal.getCurrentSlide().querySelector('span.highlight-red').getAnimations().length === 0",
+                           timeout=30000)
     color = page.evaluate("getComputedStyle(Reveal.getCurrentSlide().querySelector('span.highlight-red')).color")
     assert color == "rgb(255, 44, 45)"
 
@@ -87,7 +89,9 @@ def test_backgrounds_reach_reveal(page, built):
         const i = Reveal.getIndices(s); return getComputedStyle(Reveal.getSlideBackground(i.h, i.v)).backgroundColor; }""")
     assert colour == "rgb(18, 52, 86)"
     page.evaluate(GO, 6)
-    page.wait_for_timeout(200)
+    # reveal.js loads a slide's background (its picture set) once the slide is near, and marks it loaded
+    page.wait_for_function("() => { const i = Reveal.getIndices(); return Reveal.getSlideBackground(i.h, i.v)"
+                           ".hasAttribute('data-loaded'); }", timeout=30000)
     image = page.evaluate("""() => { const i = Reveal.getIndices();
         const b = Reveal.getSlideBackground(i.h, i.v).querySelector('.slide-background-content');
         return getComputedStyle(b).backgroundImage; }""")

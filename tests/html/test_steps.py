@@ -5,6 +5,8 @@ block it replaces sits, under the slide's heading, and be as tall."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from jaxdeck.pages import open_deck
 from support import ROOT
 
@@ -39,7 +41,10 @@ def test_every_step_sits_where_the_code_block_is(browser, built):
         assert steps >= 2
         for step in range(steps):
             page.keyboard.press("ArrowRight")
-            page.wait_for_function(STEPPED, arg=step + 1, timeout=30000)
+            try:
+                page.wait_for_function(STEPPED, arg=step + 1, timeout=30000)
+            except PlaywrightTimeout:
+                raise AssertionError(f"step {step + 1} of {steps} never shown and settled: {page.evaluate(PLACES)}") from None
             now = page.evaluate(PLACES)
             assert now["pre"] == first["pre"] and now["heading"] == first["heading"]
             assert now["pre"][0] >= now["heading"], now
