@@ -49,7 +49,7 @@ WRITTEN = ("notebooks", "html", "pdf", "cache", "single", "article", "images")
 #: the folders of a build folder the other commands write in: preview's page, a rehearsal's report, the
 #: benchmarks (present's record folder has its own, stricter check: jaxdeck.live.detached.private_folder)
 LIVE_WRITTEN = ("preview", "rehearsal", "bench")
-#: folders a deck's kernel has its libraries make (matplotlib's cache, see jaxdeck.execute.kernel.own_folders):
+#: folders a deck's kernel has its libraries make (matplotlib's cache, see jaxdeck.execute.spec.own_folders):
 #: made here first, so that they too are 0755 or stricter whatever the umask lets a library make
 KERNEL_MADE = ("cache/matplotlib",)
 

@@ -1,11 +1,11 @@
 """Stage 2, execute: a slideshow notebook -> the executed notebook, from a kernel or the cache.
 
-``kernel`` runs the cells in a real Jupyter kernel (nbclient); ``cache`` stores and reuses
-outputs keyed by the code cells and the kernel's environment; ``fingerprint`` learns that
-environment and the provenance recorded with every executed notebook; ``measure`` records
-what a run measured. Other stages use the names of this module only (``__all__``): a build
-and the preview run a deck through :func:`run_deck`, so both look up and fill the same cache
-with the same key and provenance.
+``kernel`` runs the cells (``cells``: which, and for how long) in a real Jupyter kernel (nbclient)
+started as ``spec`` says; ``cache`` stores and reuses outputs keyed by the code cells and the
+kernel's environment; ``fingerprint`` learns that environment and the provenance recorded with
+every executed notebook; ``measure`` records what a run measured. Other stages use the names of
+this module only (``__all__``): a build and the preview run a deck through :func:`run_deck`, so
+both look up and fill the same cache with the same key and provenance.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from jaxdeck.records import BuildRecord
 
 #: the names other stages import from here, each with the module that defines it (imported on first use)
 _HOMES = {
-    "Kernel": "kernel", "deck_timeout": "kernel", "runnable": "kernel", "is_listing": "kernel",
-    "import_kernel_libraries": "kernel", "kernel_env": "kernel", "pools_env": "kernel", "own_folders": "kernel",
+    "Kernel": "kernel", "deck_timeout": "cells", "runnable": "cells", "is_listing": "cells",
+    "import_kernel_libraries": "spec", "kernel_env": "spec", "pools_env": "spec", "own_folders": "spec",
     "code_cells": "cache", "cell_identity": "cache", "cell_record": "cache", "entry_of": "cache", "graft": "cache",
     "usable_cpus": "measure", "cell_durations": "measure", "frozen_line": "frozen",
 }

@@ -72,7 +72,7 @@ _lock = threading.Lock()
 
 def kernel_environment_variables() -> dict[str, str]:
     """The JAX/XLA-relevant variables the kernel will see (with jaxdeck's kernel defaults)."""
-    from jaxdeck.execute.kernel import kernel_env
+    from jaxdeck.execute.spec import kernel_env
 
     env = dict(os.environ)
     env.update(kernel_env())
@@ -152,7 +152,7 @@ def _memo_path(root: Path, cheap: str) -> Path:
 
 def probe() -> dict:
     """Run the probe subprocess (same interpreter, the kernel's environment variables)."""
-    from jaxdeck.execute.kernel import kernel_env
+    from jaxdeck.execute.spec import kernel_env
 
     env = dict(os.environ)
     env.update(kernel_env())

@@ -10,6 +10,7 @@ import os
 import time
 from datetime import datetime
 
+from jaxdeck.execute.cells import runnable
 from jaxdeck.records import cell_info, update_build
 
 
@@ -26,8 +27,6 @@ def recorded_duration(cell) -> float | None:
 
 def record_run(nb, kernel, began: float):
     """``nb`` with what a whole run in a fresh kernel records in ``metadata.jaxdeck_build``; ``began``: its perf_counter."""
-    from jaxdeck.execute.kernel import runnable
-
     update_build(nb, executed_at=datetime.now().astimezone().isoformat(timespec="seconds"),
                  cells_executed=len(runnable(nb)), kernel_start_s=round(kernel.start_s or 0.0, 4),
                  execute_s=round(time.perf_counter() - began, 4),
