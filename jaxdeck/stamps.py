@@ -57,7 +57,8 @@ PDFS = ("pdf", "handout")
 
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
-    "notebook": ("read/__init__.py", "read/source.py", "read/formats.py", "read/images.py", "read/structure.py",
+    "notebook": ("read/__init__.py", "read/source.py", "read/header.py", "read/fences.py", "read/pictures.py",
+                 "read/formats.py", "read/images.py", "read/structure.py",
                  "read/contained.py", "html/loads.py", "execute/__init__.py", "execute/cache.py", "execute/limits.py",
                  "execute/where.py", "markers.py", "records.py", "options.py", "trust.py", "untrusted.py",
                  "places.py", "execute/frozen.py", "machines.py", "execute/shape.py", "read/problems.py",

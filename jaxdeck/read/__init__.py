@@ -1,7 +1,8 @@
 """Stage 1, read: a Markdown deck -> a slideshow notebook (jupytext reads it, markers become slides).
 
-``source`` checks the file, reads it with jupytext in the format it is written in (jupytext
-Markdown, MyST...) and records how to write it back; ``images`` caches remote images in the
+``source`` checks the file (its header: ``header``; its code fences: ``fences``; the pictures it
+shows: ``pictures``), reads it with jupytext in the format it is written in (jupytext Markdown,
+MyST...) and records how to write it back; ``images`` caches remote images in the
 build folder; ``structure`` turns the markers (or headings) into slide types.
 """
 

@@ -11,6 +11,7 @@ YAML, a deck jupytext cannot read) stops the reading where it is, with what was 
 from __future__ import annotations
 
 from contextlib import contextmanager
+from difflib import get_close_matches
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,3 +57,11 @@ class Problems:
         if len(errors) == 1 and not self.warnings:
             raise errors[0]
         raise DeckProblems(self.path, errors, self.warnings)
+
+
+def closest(word: str, known) -> str | None:
+    """The known word ``word`` is most likely a typo of (difflib), None when none is close."""
+    known = sorted(known)
+    lowered = {k.lower(): k for k in known}
+    found = get_close_matches(word.lower(), list(lowered), n=1)
+    return lowered[found[0]] if found else None

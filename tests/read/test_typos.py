@@ -19,7 +19,8 @@ from jaxdeck.errors import DeckError, display_path
 from jaxdeck.markers import CLASSES, FRAGMENT_EFFECTS, NO_NOTES, TAGS
 from jaxdeck.options import DeckOptions
 from jaxdeck.read.formats import write_back
-from jaxdeck.read.source import check_header, check_vocabulary, read_notebook, round_trip_difference
+from jaxdeck.read.header import check_header
+from jaxdeck.read.source import check_vocabulary, read_notebook, round_trip_difference
 from jaxdeck.records import BuildRecord
 
 FIXTURES = ROOT / "tests" / "fixtures"
