@@ -22,18 +22,18 @@ figures first, measured again only when they do not bear it out, and when no mea
 how busy the machine was meanwhile (:class:`Load`), so a failure on a shared machine says so.
 
 This module is the public face; the pieces live in ``demos._timing``: ``measure`` (the loop),
-``result`` (:class:`Timing`), ``comparison`` (:func:`compare`, :func:`compact`), ``verdict``,
+``result`` (:class:`Timing`), ``comparison`` (:func:`compare`, :func:`compact`, :data:`FIGURES`), ``verdict``,
 ``scoreboard``, ``holds`` and ``load``.
 """
 
 from __future__ import annotations
 
-from ._timing.comparison import CompactComparison, Comparison, compact, compare
+from ._timing.comparison import FIGURES, CompactComparison, Comparison, compact, compare
 from ._timing.holds import DEFAULT_TRIES, Held, fastest, holds
 from ._timing.load import Load, LoadMeter
 from ._timing.measure import DEFAULT_BUDGET_S, DEFAULT_REPEAT, bench, is_jitted
 from ._timing.result import Timing
-from ._timing.scoreboard import FIGURES, Scoreboard, scoreboard
+from ._timing.scoreboard import Scoreboard, scoreboard
 from ._timing.verdict import DEFAULT_TOLERANCE, RowVerdict, Verdict, verdict_from_ratios
 
 __all__ = [

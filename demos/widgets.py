@@ -18,16 +18,17 @@ The explorers themselves live in ``demos._widgets`` (``size``, ``retrace``, ``li
 
 from __future__ import annotations
 
-import os
 from typing import Callable, Mapping, Sequence
 
+from ._widgets import explorer as _explorer
 from ._widgets.line_chart import svg_lines
 from ._widgets.retrace import PY_FLOAT, RetraceExplorer
 from ._widgets.size import SizeExplorer
 
 __all__ = ["PY_FLOAT", "STATIC", "RetraceExplorer", "SizeExplorer", "retrace_explorer", "size_explorer", "svg_lines"]
 
-STATIC = os.environ.get("DEMOS_STATIC_WIDGETS", "").lower() in ("1", "true", "yes")
+STATIC = _explorer.static_from_environment()
+_explorer.static_only = lambda: STATIC  # read at display time, so setting demos.widgets.STATIC takes effect
 
 
 def size_explorer(fns: Mapping[str, Callable], make_args: Callable[[int], object], sizes: Sequence[int],

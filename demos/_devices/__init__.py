@@ -1,2 +1,3 @@
-"""The pieces behind :mod:`demos.devices` that measure or choose devices: the machine's balance
-(``balance``) and the devices a multi-device demo runs on (``pool``)."""
+"""The pieces behind :mod:`demos.devices`: the settings that must precede JAX's start (``environment``),
+facts about the machine (``facts``), the ``banner``, the implicit ``transfers`` a guard refused, and the
+machine's ``balance``, measured."""

@@ -78,8 +78,8 @@ def balance(matmul_n: int | None = None, stream_elements: int | None = None, bud
     import jax
     import jax.numpy as jnp
 
-    from ..devices import describe_devices, pick
-    from ..timing import bench
+    from .._timing.measure import bench
+    from .facts import describe_devices, pick
 
     if precision not in ("default", "highest"):
         raise ValueError(f"precision is 'default' or 'highest', got {precision!r}")

@@ -28,8 +28,9 @@ from .._display import (
 )
 from .measure import DEFAULT_REPEAT, bench
 from .result import Timing
-from .scoreboard import FIGURES
 from .verdict import DEFAULT_TOLERANCE, Verdict, verdict_from_ratios
+
+FIGURES: dict = {}  # figure name -> the latest Comparison made with compare(..., figure=name); see scoreboard
 
 
 @dataclass(repr=False)

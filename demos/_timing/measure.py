@@ -11,7 +11,7 @@ import os
 import time
 from typing import Any, Callable
 
-from .. import devices as _devices
+from .._devices.facts import describe_devices, host_cpu, utc_now
 from .._display import fmt_seconds
 from .._events import COMPILE, LOWER, TRACE, CompileEvents
 from .result import Timing
@@ -137,12 +137,12 @@ def _provenance(out: Any) -> dict:
             except Exception:
                 pass
     if devices:
-        backend, kind, count = _devices.describe_devices(sorted(devices, key=lambda d: d.id))
+        backend, kind, count = describe_devices(sorted(devices, key=lambda d: d.id))
     else:
         backend, kind, count = "host", "host CPU", 1
     return dict(device=kind, backend=backend, device_count=count, jax_version=jax.__version__,
-                jaxlib_version=getattr(jaxlib, "__version__", "?"), timestamp=_devices.utc_now(),
-                host=_devices.host_cpu())
+                jaxlib_version=getattr(jaxlib, "__version__", "?"), timestamp=utc_now(),
+                host=host_cpu())
 
 
 def _choose_number(loop: Callable[[int], float], target_s: float) -> tuple[int, float, float]:

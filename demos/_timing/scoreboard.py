@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 from .._display import GOOD, MUTED, WARN, Displayable, box, esc, fmt_ratio, html_table, small, text_table
-
-if TYPE_CHECKING:  # only for the annotations: comparison.py imports FIGURES from here
-    from .comparison import Comparison
-
-FIGURES: dict = {}  # figure name -> the latest Comparison made with compare(..., figure=name)
+from .comparison import FIGURES, Comparison
 
 
 def _ratio_list(ratios: Mapping[str, float | None], baseline: str) -> str:

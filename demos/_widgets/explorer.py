@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import os
+from typing import Callable
+
 from .._display import Displayable
+
+
+def static_from_environment() -> bool:
+    """``DEMOS_STATIC_WIDGETS=1`` (or ``true``, ``yes``): send only the static part, as an export would."""
+    return os.environ.get("DEMOS_STATIC_WIDGETS", "").lower() in ("1", "true", "yes")
+
+
+#: asked at display time whether to send only the static part; :mod:`demos.widgets` points it at its
+#: ``STATIC``, so that setting ``demos.widgets.STATIC`` takes effect without this module reading that one
+static_only: Callable[[], bool] = static_from_environment
 
 
 class _Explorer(Displayable):
@@ -20,10 +33,8 @@ class _Explorer(Displayable):
         raise NotImplementedError
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from .. import widgets  # read at display time, so setting demos.widgets.STATIC takes effect
-
         data = {"text/plain": self._text(), "text/html": self._html()}
-        if not widgets.STATIC:
+        if not static_only():
             view = self.widget()._repr_mimebundle_()
             data.update({k: v for k, v in view.items() if k != "text/plain"})
         return data

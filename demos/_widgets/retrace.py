@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from .._display import INK, MUTED, WARN, box, esc, small
-from ..tracing import Watched, watch
+from .._tracing.watch import Watched, watch
 from .explorer import _Explorer, error_text
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, Mapping, Sequence
 
 from .._display import INK, WARN, box, esc, fmt_int, fmt_seconds, html_table, small, text_table
-from ..timing import Comparison, compare
+from .._timing.comparison import Comparison, compare
 from .explorer import _Explorer, error_text
 from .line_chart import svg_lines
 

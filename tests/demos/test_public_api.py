@@ -39,3 +39,15 @@ def test_calibration_runs_as_a_module():
     out = subprocess.run([sys.executable, "-m", "demos.calibration", "--help"], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0 and "python -m demos.calibration" in out.stdout
+
+
+def test_the_pieces_never_import_the_public_faces():
+    """``demos`` is a set of pieces (``demos._timing``, ``demos._devices``, ...) under thin public modules
+    that re-export them: a piece importing a public module would close a circle through that face."""
+    from jaxdeck.bench.structure import graph, modules
+
+    faces = {f"demos.{name}" for name in demos._SUBMODULES}
+    edges = graph(modules(packages=("demos",)))
+    upward = sorted(f"{piece} imports {face}" for piece, targets in edges.items() if piece.startswith("demos._")
+                    for face in targets & faces)
+    assert not upward, upward
