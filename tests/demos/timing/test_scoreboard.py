@@ -1,5 +1,7 @@
 """demos._timing.scoreboard: each headline figure with the verdict computed from its ratios."""
 
+import pytest
+
 from demos import timing
 from demos.timing import compare, scoreboard
 
@@ -18,10 +20,21 @@ def test_scoreboard_lists_each_figure_with_its_computed_verdict(make_comparison)
     assert scoreboard({"second": moved}).rows()[0][3].startswith("reproduced")
 
 
-def test_compare_with_a_figure_name_registers_it():
-    timing.FIGURES.pop("unit test figure", None)
+@pytest.fixture
+def fresh_figures():
+    """An empty register of figures for the test, and the one before it back afterwards, whatever the test did."""
+    kept = dict(timing.FIGURES)
+    timing.FIGURES.clear()
+    yield timing.FIGURES
+    timing.FIGURES.clear()
+    timing.FIGURES.update(kept)
+
+
+def test_compare_with_a_figure_name_registers_it(fresh_figures):
+    assert "no headline figures measured yet" in timing.scoreboard()._repr_html_()
     c = compare({"a": lambda: 1, "b": lambda: 2}, budget_s=0.01, reference={"a": "1 µs", "b": "1 µs"},
                 figure="unit test figure")
-    assert timing.FIGURES["unit test figure"] is c
+    unnamed = compare({"a": lambda: 1}, budget_s=0.01)
+    assert fresh_figures == {"unit test figure": c} and unnamed.figure == ""
+    assert list(timing.scoreboard().comparisons) == ["unit test figure"]
     assert "unit test figure" in str(timing.scoreboard())
-    timing.FIGURES.pop("unit test figure")

@@ -10,11 +10,13 @@ with the decks, so a deck cannot change its reference figures without this file 
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 import pytest
 
 from demos._display import parse_seconds
+from demos._timing.measure import budget_scale
 from demos.timing import Verdict, compare, verdict_from_ratios
 
 SLIDES = Path(__file__).resolve().parents[3] / "slides"
@@ -166,11 +168,20 @@ def test_one_stray_repeat_does_not_make_a_timing_noisy(make_timing):
 def test_noisy_rows_are_flagged_and_remeasured(make_timing):
     assert make_timing("n", 1.0, spread=1.5).noisy
     assert not make_timing("q", 1.0, spread=0.1).noisy
-    calls = {"n": 0}
+    calls = []
 
-    def sometimes_slow():
-        calls["n"] += 1
-        return None
+    def stalls_at_first():
+        """One call per repeat: in the first measurement repeats 2, 4 and 6 sleep 0.2 s, so its middle half
+        spreads over 0.2 s around a median of microseconds; no call after that sleeps."""
+        calls.append(1)
+        if len(calls) in (3, 5, 7):
+            time.sleep(0.2)
 
-    c = compare({"a": sometimes_slow}, budget_s=0.02, remeasure=2.0)
-    assert not c["a"].noisy or any("re-measured" in n for n in c["a"].notes)
+    once = dict(warmup=1, repeat=7, number=1, budget_s=None)  # a warm-up call and seven repeats of one call
+    c = compare({"a": stalls_at_first}, **once, remeasure=2.0)
+    assert len(calls) == 2 * (1 + 7), "the noisy row was measured once more"
+    assert c["a"].budget_s == pytest.approx(0.2 * 7 * 2.0 * budget_scale()), "the second, longer measurement is kept"
+    assert len(c["a"].times_s) == 7 and any(n.startswith("re-measured with a") for n in c["a"].notes)
+    calls.clear()
+    kept = compare({"a": stalls_at_first}, **once, remeasure=0)
+    assert len(calls) == 1 + 7 and kept["a"].noisy and not any("re-measured" in n for n in kept["a"].notes)
