@@ -39,6 +39,8 @@ COMMANDS = {
     "rehearse": ("jaxdeck.commands.rehearse", "a dress rehearsal of the live talk here: every slide, cell and size"),
     "bench": ("jaxdeck.commands.bench", "run the performance benchmarks into build/bench"),
     "new": ("jaxdeck.commands.new", "start a deck: slides/NAME.md from a template that builds and checks clean"),
+    "site": ("jaxdeck.commands.site", "every talk of the series as one offline site: build/site/index.html, a page "
+                                      "per talk, search, downloads"),
 }
 
 #: commands that write in the build folder without a build (which holds it to jaxdeck.places.own_build_folder
