@@ -36,7 +36,7 @@ PORT ?= 8888
 DECKS := $(if $(DECK),slides/$(DECK:slides/%=%),)
 DECKS := $(if $(DECKS),$(if $(filter %.md,$(DECKS)),$(DECKS),$(DECKS).md),)
 
-.PHONY: all slides pdf article check present present-stop rehearse preview new test test-quick bench clean setup extension help lock wheelhouse FORCE
+.PHONY: all slides pdf article site check present present-stop rehearse preview new test test-quick bench clean setup extension help lock wheelhouse FORCE
 
 all: setup ## build every deck, side by side (JOBS=N decks at once): notebooks, HTML, PDFs
 	$(PY) -m jaxdeck build --pdf $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
@@ -105,6 +105,9 @@ pdf: setup ## slides PDF and handout PDF: build/pdf/NAME.pdf, build/pdf/NAME-han
 
 article: setup ## the talk as a readable page, notes as prose: build/article/NAME.html [DECK=NAME] [PDF=1: and NAME.pdf]
 	$(PY) -m jaxdeck build --article $(if $(PDF),--pdf,) $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
+
+site: setup ## every deck as one offline site to hand out or host: build/site/index.html, a page per talk, search, downloads [FROZEN=gpu/h100: with the outputs executed there]
+	$(PY) -m jaxdeck site $(if $(FROZEN),--frozen $(FROZEN),) $(if $(JOBS),--jobs $(JOBS),) $(DECKS)
 
 check: setup ## lint decks in a real browser: overflow, missing notes, slow cells, images
 	$(PY) -m jaxdeck check $(DECKS)
