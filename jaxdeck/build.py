@@ -1,12 +1,12 @@
-"""The build pipeline: deck -> notebook -> executed notebook -> HTML -> PDFs, one stage at a time.
+"""The build: decks -> notebook -> executed notebook -> HTML -> PDFs, several decks at once.
 
-Each artefact is made only when something it is made from changed (:mod:`jaxdeck.stamps`
-keeps a record of input digests beside each one); ``force=True`` (``--force``) makes them all.
-Execution goes through the execution cache (:mod:`jaxdeck.execute.cache`): a deck whose code
-cells, kernel environment and ``demos`` version are unchanged reuses its stored outputs
-and starts no kernel. ``cache=False`` (``--no-cache``) always executes and stores nothing;
-``frozen=PATH`` (``--frozen``) keeps the outputs of a notebook built elsewhere (:mod:`jaxdeck.execute.frozen`).
-Every executed notebook records where its outputs came from in
+Each deck goes through the stages its plan names (:mod:`jaxdeck.stages`): an artefact is made only when
+something it is made from changed (:mod:`jaxdeck.stamps` keeps a record of input digests beside each
+one); ``force`` (``--force``) makes them all. Execution goes through the execution cache
+(:mod:`jaxdeck.execute.cache`): a deck whose code cells, kernel environment and ``demos`` version are
+unchanged reuses its stored outputs and starts no kernel. Without ``cache`` (``--no-cache``) every deck
+executes and nothing is stored; ``frozen`` (``--frozen``) keeps the outputs of a notebook built elsewhere
+(:mod:`jaxdeck.execute.frozen`). Every executed notebook records where its outputs came from in
 ``metadata.jaxdeck_build.provenance`` (python, jax, jaxlib, numpy, backend, device_kind,
 device_count, hostname, executed_at).
 
@@ -17,186 +17,24 @@ only when a stage runs, so a build with nothing to do stays quick.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import queue
 import threading
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from jaxdeck import atomic, stamps, trust
-from jaxdeck.atomic import write_text
-from jaxdeck.decks import ARTICLE_PDF, BUILD, Outputs
-from jaxdeck.errors import DeckError, DecksFailed, display_path
+from jaxdeck import atomic, stamps
+from jaxdeck.decks import BUILD, Outputs
+from jaxdeck.errors import DeckError, DecksFailed
 from jaxdeck.places import own_build_folder
-from jaxdeck.pdf.layout import HandoutFlags, pdf_path
 from jaxdeck.progress import Progress
-from jaxdeck.records import OPTIONS_KEY, BuildRecord
+from jaxdeck.stages.job import Job, Shared
+from jaxdeck.stages.options import BuildOptions
+from jaxdeck.stages.plan import Plan, plan
+from jaxdeck.stages.records import Built, StageSeconds, summary
+from jaxdeck.stages.runner import build_deck, run
 
-
-@dataclass(frozen=True)
-class StageSeconds:
-    """Wall-clock seconds of each stage of one deck's build (``pdf`` is None when nothing was printed)."""
-
-    convert: float = 0.0
-    execute: float = 0.0
-    export_html: float = 0.0
-    pdf: float | None = None
-
-
-@dataclass(frozen=True)
-class Built(Outputs):
-    """A deck's outputs and what this build did for them.
-
-    ``done`` is the report's words; ``seconds`` the stages' times; ``cache`` and
-    ``cells_executed`` come from the execution (None when the notebook was kept);
-    ``printed`` is the PDF stage's record (None when nothing was printed); ``frozen`` the line that says
-    which outputs a ``--frozen`` build kept and which it made (None when it executed nothing).
-    """
-
-    done: str = "up to date"
-    seconds: StageSeconds | None = None
-    cache: str | None = None
-    cells_executed: int | None = None
-    printed: object | None = None
-    warnings: tuple[str, ...] = ()
-    frozen: str | None = None
-
-
-def summary(executed: int | None, html: bool, pdfs, single: bool = False, article: bool = False) -> str:
-    """The report's words: ``up to date``, ``HTML``, ``HTML + PDF``, ``executed k cells, HTML + PDF``
-    (``+ single file`` when the self-contained file was made, ``+ article`` when the article was)."""
-    parts = [f"executed {executed} cell{'' if executed == 1 else 's'}"] if executed else []
-    made = " + ".join(name for name, on in (("HTML", html), ("single file", single), ("article", article),
-                                             ("PDF", bool(pdfs))) if on)
-    if made:
-        parts.append(made)
-    return ", ".join(parts) or "up to date"
-
-
-def kept(err: DeckError, where: Path) -> DeckError:
-    """``err``, its details (a traceback, a stuck kernel's stacks) written to ``where`` and named in its hint."""
-    if not err.details:
-        return err
-    write_text(where, err.details.rstrip() + "\n")
-    hint = (err.hint + "; " if err.hint else "") + f"{err.details_are} is in {display_path(where)}"
-    return DeckError(err.path, err.line, err.message, hint, slide=err.slide, details=err.details,
-                     details_are=err.details_are)
-
-
-def build_deck(deck: Path, root: Path = BUILD, shown: Progress | None = None,
-               timeout: float | None = None, *, cache: bool = True, frozen: str | Path | None = None,
-               printer=None, plan: stamps.Plan | None = None, sources: stamps.Sources | None = None,
-               cpus: frozenset[int] | None = None, strict: bool = False, allow_errors: bool = False,
-               flags: HandoutFlags | None = None, on_start=None) -> Built:
-    """Make the artefacts ``plan`` names (without one: notebook, HTML, and the PDFs given a printer).
-
-    Earlier artefacts stay until each is replaced, and each gets its record of inputs.
-    With a ``printer`` (:class:`jaxdeck.pdf.printer.BackgroundPrinter`) the PDFs are printed.
-    ``cpus`` is the deck's share of the machine when decks are built side by side; with
-    ``strict`` a warning of the reader (an image it cannot fetch) is an error; with
-    ``allow_errors`` a cell's error is shown on its slide and listed as a warning; ``flags`` lay
-    the handout out for this run (``jaxdeck pdf --handout-per-page N --paper NAME``); ``on_start(kernel)`` is
-    called when a kernel starts to run the deck (not when its outputs come from the cache).
-    """
-    import nbformat
-
-    outputs = Outputs(deck, root)
-    sources = sources or stamps.Sources(root)
-    plan = plan or stamps.Plan(deck, outputs, pdfs=stamps.PDFS if printer is not None else ())
-    name = deck.name
-    clock = time.perf_counter()
-    executed = frozen_said = None
-    record = BuildRecord()
-    t_convert = t_execute = clock
-    if plan.notebook:
-        from jaxdeck.execute import execute_cached, frozen_line
-        from jaxdeck.read import deck_to_notebook
-
-        if shown:
-            shown.stage(name, "convert")
-        nb = deck_to_notebook(deck, root, strict)
-        if allow_errors:  # as the header's `allow_errors: true` says it
-            nb.metadata.setdefault(OPTIONS_KEY, {})["allow_errors"] = True
-        t_convert = time.perf_counter()
-        if shown:
-            shown.stage(name, "execute")
-        try:
-            executed = execute_cached(nb, deck, root, timeout=timeout, cache=cache, frozen=frozen, cpus=cpus,
-                                      on_cell=(lambda k, n: shown.cell(name, k, n)) if shown else None,
-                                      on_start=on_start)
-        except DeckError as err:
-            raise kept(err, outputs.errors) from None
-        outputs.errors.unlink(missing_ok=True)  # a failure's record lasts until the deck runs
-        t_execute = time.perf_counter()
-        record, frozen_said = BuildRecord.of(executed), frozen_line(executed, deck)
-        written = nbformat.writes(executed)
-        write_text(outputs.notebook, written)
-        # outputs made here, or kept from a notebook this user's builds signed: shown as built, live too
-        if not record.frozen_cells or trust.signed_file(record.frozen_from):
-            trust.sign(executed, written=written)
-        made = sources.execution(deck, frozen, own=record.own_provenance is not None)  # part made here, or all
-        stamps.save(outputs.notebook, {**sources.notebook_inputs(deck), "execution": made}, machine=sources.machine)
-    if executed is None and (plan.html or plan.pdfs or plan.article):
-        from jaxdeck.execute.shape import read_executed
-
-        executed = read_executed(outputs.notebook, f"build it again: jaxdeck build --force {deck}")
-        if not trust.signed(executed):  # not as this user's build wrote it: shown sanitised, as live
-            from jaxdeck.untrusted import sanitised
-
-            executed = sanitised(executed)
-    files = None  # the files the deck shows: worked out once, for the page, the article and their stamps
-    if plan.html or plan.article:
-        from jaxdeck.html.shown import ShownFiles
-
-        files = ShownFiles.of(executed, deck)
-    if plan.html:
-        from jaxdeck.html.export import export_html, fit_record
-
-        if shown:
-            shown.stage(name, "export html")
-        export_html(executed, deck, outputs.html, shown=files)
-        notebook = stamps.load(outputs.notebook)
-        stamps.save(outputs.html, sources.html_inputs(notebook and notebook["sha256"], deck, files.local),
-                    fit=fit_record(executed, outputs.html))
-    if plan.single:
-        from jaxdeck.html.single import write_single
-
-        if shown:
-            shown.stage(name, "single file")
-        made = write_single(outputs.html, outputs.single, deck)
-        html = stamps.load(outputs.html)
-        if html is not None:
-            stamps.save(outputs.single, sources.single_inputs(html, outputs.html.parent, made.files))
-    if plan.article:
-        from jaxdeck.article.export import export_article
-
-        if shown:
-            shown.stage(name, "article")
-        export_article(executed, deck, outputs.article, shown=files)
-        notebook = stamps.load(outputs.notebook)
-        stamps.save(outputs.article, sources.article_inputs(notebook and notebook["sha256"], deck, files.local))
-    t_html = time.perf_counter()
-    printed = None
-    if plan.pdfs and printer is not None:
-        if shown:
-            shown.stage(name, "pdf")
-        printed = printer.print_pdfs(executed, outputs.html, outputs, parts=plan.pdfs, flags=flags)
-        html = stamps.load(outputs.html)
-        for kind in plan.pdfs:
-            if kind == ARTICLE_PDF:
-                article = stamps.load(outputs.article)
-                if article is not None:
-                    stamps.save(outputs.article_pdf, sources.article_pdf_inputs(article))
-            elif html is not None:
-                stamps.save(pdf_path(outputs, kind, flags), sources.pdf_inputs(kind, html, deck, flags))
-    t_pdf = time.perf_counter()
-    seconds = StageSeconds(t_convert - clock, t_execute - t_convert, t_html - t_execute,
-                           t_pdf - t_html if printer is not None and plan.pdfs else None)
-    return Built(deck, root, summary(record.cells_executed, plan.html, plan.pdfs if printed is not None else (),
-                                     plan.single, plan.article),
-                 seconds=seconds, cache=record.cache, cells_executed=record.cells_executed, printed=printed,
-                 warnings=tuple(record.warnings or ()), frozen=frozen_said)
+__all__ = ["BuildOptions", "Built", "StageSeconds", "build", "build_deck", "cpu_shares", "default_jobs", "summary"]
 
 
 def default_jobs(decks: int, backend: str | None = None) -> int:
@@ -241,21 +79,14 @@ def cpu_shares(jobs: int) -> list[frozenset[int]]:
 JOB_MEMORY = 3 * 2**30
 
 
-def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *, cache: bool = True,
-          frozen: str | Path | None = None, pdf: bool = False, force: bool = False, reprint: bool = False,
-          execution: bool = True, report=None, jobs: int | None = None, strict: bool = False,
-          allow_errors: bool = False, single: bool = False, article: bool = False,
-          flags: HandoutFlags | None = None) -> list[Built]:
-    """Build every deck's out-of-date artefacts, ``jobs`` decks at a time (default :func:`default_jobs`).
+def build(decks: list[Path], root: Path = BUILD, options: BuildOptions | None = None, *, report=None,
+          **keywords) -> list[Built]:
+    """Build every deck's out-of-date artefacts, ``options.jobs`` decks at a time (default :func:`default_jobs`).
 
-    ``pdf=True`` prints the PDFs as well, in one browser that starts while the first decks run
-    and prints for all of them; ``force=True`` rebuilds every artefact (execution still goes
-    through the cache), ``reprint=True`` the PDFs; ``execution=False`` keeps executed notebooks
-    whose deck is unchanged, wherever their outputs came from (see :func:`jaxdeck.stamps.plan`).
-    ``single=True`` (``--self-contained``) also makes ``single/NAME.html``, the deck in one file
-    (:mod:`jaxdeck.html.single`); ``article=True`` (``--article``) ``article/NAME.html``, the talk as a
-    readable page (:mod:`jaxdeck.article`), and with ``pdf`` its PDF. ``strict=True`` makes the reader's warnings errors (:func:`jaxdeck.read.deck_to_notebook`).
-    ``flags`` lay the handouts out for this run, over their headers (:class:`jaxdeck.pdf.layout.HandoutFlags`).
+    ``options`` (or its fields as ``keywords``, over it: ``build(decks, root, pdf=True)``) say what to
+    make (:class:`jaxdeck.stages.options.BuildOptions`): with ``pdf`` the PDFs are printed in one browser
+    that starts while the first decks run and prints for all of them; ``execution=False`` keeps executed
+    notebooks whose deck is unchanged, wherever their outputs came from (see :func:`jaxdeck.stages.plan.plan`).
     ``report(built)`` is called for each deck in the order given, as soon as it and every deck
     before it are done; decks that are up to date show no progress.
 
@@ -266,21 +97,62 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
     every deck that can be built is, then the failure is raised (several: :class:`DecksFailed`,
     each one's line). A bug or a stop signal starts no further deck; those running finish.
     """
+    options = dataclasses.replace(options or BuildOptions(), **keywords)
     # a build folder another user could change under this one (a planted link) is refused before anything is
     # written, and one that cannot be written fails here, not after the kernels ran
     own_build_folder(root)
     atomic.sweep(root)  # what an interrupted earlier build was writing
     sources = stamps.Sources(root)
-    plans = [stamps.plan(deck, Outputs(deck, root), sources, pdf=pdf, force=force, reprint=reprint, rerun=not cache,
-                         frozen=frozen, execution=execution, single=single, article=article, flags=flags)
-             for deck in decks]
+    plans = [plan(deck, Outputs(deck, root), sources, options) for deck in decks]
     todo = [p for p in plans if not p.fresh]
+    jobs = options.jobs
     if jobs is None:
         from jaxdeck.execute.fingerprint import accelerator_nodes, known_environment
 
         known = (known_environment(root) or {}).get("backend")
         jobs = default_jobs(len(todo), known or ("accelerator" if accelerator_nodes() else None))
     jobs = max(1, min(jobs, len(todo) or 1))
+    shared = prepared(todo, root, sources)
+    shares: queue.Queue = queue.Queue()
+    for share in cpu_shares(jobs):
+        shares.put(share)
+    try:
+        with Progress(len(todo)) if todo else contextlib.nullcontext() as shown:
+            each = dataclasses.replace(shared, progress=shown)
+
+            def one(p: Plan) -> Built:
+                if p.fresh:
+                    return Built(p.deck, root)
+                share = shares.get() if jobs > 1 else None
+                try:
+                    done = run(Job(p.deck, p.outputs, options, p, each, share))
+                finally:
+                    if share is not None:
+                        shares.put(share)
+                shown.advance(p.deck.name)
+                return done
+
+            if jobs == 1:
+                results, failures = [], []
+                for p in plans:
+                    try:
+                        results.append(one(p))
+                    except DeckError as err:  # the next decks are built all the same
+                        failures.append(err)
+                        continue
+                    if report is not None:
+                        report(results[-1])
+                failed(failures, len(plans))
+                return results
+            return _in_parallel(plans, one, jobs, report)
+    finally:
+        if shared.printer is not None:
+            shared.printer.close()
+
+
+def prepared(todo: list[Plan], root: Path, sources: stamps.Sources) -> Shared:
+    """What the decks of this build share, its stages' libraries imported before the decks' threads start:
+    the printer when a deck prints, the templates compiling in the background while the first kernel runs."""
     if any(p.notebook for p in todo):
         # imported here, before the printer's, the exporter's and the decks' threads start importing their own
         import nbformat  # noqa: F401
@@ -313,41 +185,7 @@ def build(decks: list[Path], root: Path = BUILD, timeout: float | None = None, *
                 warm_up_exporter()
     if any(p.article for p in todo):
         import jaxdeck.article.export  # noqa: F401  (here, before the decks' threads import it)
-    shares: queue.Queue = queue.Queue()
-    for share in cpu_shares(jobs):
-        shares.put(share)
-    try:
-        with Progress(len(todo)) if todo else contextlib.nullcontext() as shown:
-            def one(p: stamps.Plan) -> Built:
-                if p.fresh:
-                    return Built(p.deck, root)
-                share = shares.get() if jobs > 1 else None
-                try:
-                    done = build_deck(p.deck, root, shown, timeout, cache=cache, frozen=frozen, printer=printer,
-                                      plan=p, sources=sources, cpus=share, strict=strict,
-                                      allow_errors=allow_errors, flags=flags, on_start=warm_up)
-                finally:
-                    if share is not None:
-                        shares.put(share)
-                shown.advance(p.deck.name)
-                return done
-
-            if jobs == 1:
-                results, failures = [], []
-                for p in plans:
-                    try:
-                        results.append(one(p))
-                    except DeckError as err:  # the next decks are built all the same
-                        failures.append(err)
-                        continue
-                    if report is not None:
-                        report(results[-1])
-                failed(failures, len(plans))
-                return results
-            return _in_parallel(plans, one, jobs, report)
-    finally:
-        if printer is not None:
-            printer.close()
+    return Shared(sources, printer=printer, on_start=warm_up)
 
 
 def failed(failures: list[Exception], total: int) -> None:

@@ -24,6 +24,8 @@ and the digests of what it was made from:
 Digests of contents, never modification times: the decision holds across processes, copies
 of ``build/`` and machines. An artefact is up to date when its file still has the recorded
 digest and its inputs digest the same now; a torn, missing or foreign record means a rebuild.
+Which artefacts a build makes, read from these records, is a deck's plan (:mod:`jaxdeck.stages.plan`);
+the records are written by the stage runner alone (:mod:`jaxdeck.stages.runner`).
 
 Checking imports nothing heavy (no nbformat, jupytext, nbconvert or Playwright), so a
 ``make`` with nothing to do is quick. The kernel environment is recognised by
@@ -36,7 +38,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,16 +45,13 @@ from typing import TYPE_CHECKING
 from jaxdeck.execute import fingerprint
 from jaxdeck.html.assets import NODE_MODULES, NPM_FILES, THEMES
 from jaxdeck.atomic import write_text
-from jaxdeck.decks import ARTICLE_PDF, Outputs
+from jaxdeck.decks import Outputs
 
 if TYPE_CHECKING:
     from jaxdeck.pdf.layout import HandoutFlags
 
 SCHEMA = 1
 PACKAGE = Path(__file__).resolve().parent
-
-#: the two PDFs of a deck, by the name of their ``Outputs`` attribute
-PDFS = ("pdf", "handout")
 
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
@@ -328,91 +326,3 @@ class Sources:
                 return False  # export copies the images that lie below the HTML's folder
         return html["inputs"] == self.html_inputs(notebook["sha256"], deck, images)
 
-
-def unfitted_but_fittable(html: dict) -> bool:
-    """An HTML exported unfitted for want of a Chromium (its record's ``fit``), where one is found now."""
-    fit = html.get("fit")
-    if not isinstance(fit, dict) or fit.get("chromium"):
-        return False
-    from jaxdeck.browser import find_chromium
-    from jaxdeck.errors import DeckError
-
-    try:
-        return bool(find_chromium())
-    except DeckError:
-        return False
-
-
-@dataclass
-class Plan:
-    """Which of a deck's artefacts a build makes; a fresh plan makes none."""
-
-    deck: Path
-    outputs: Outputs
-    notebook: bool = True
-    html: bool = True
-    pdfs: tuple[str, ...] = ()
-    single: bool = False
-    article: bool = False
-
-    @property
-    def fresh(self) -> bool:
-        return not (self.notebook or self.html or self.pdfs or self.single or self.article)
-
-
-def plan(deck: Path, outputs: Outputs, sources: Sources, *, pdf: bool = False, force: bool = False,
-         reprint: bool = False, rerun: bool = False, frozen: str | Path | None = None, execution: bool = True,
-         single: bool = False, article: bool = False, flags: HandoutFlags | None = None) -> Plan:
-    """What to rebuild of ``deck``: each artefact whose record is missing or whose inputs changed.
-
-    ``single`` asks for the self-contained file too (``--self-contained``), ``article`` the article
-    (``--article``; with ``pdf`` its PDF too, planned in ``pdfs`` as :data:`ARTICLE_PDF`).
-    ``force`` rebuilds all, ``reprint`` the PDFs; ``rerun`` (``--no-cache``) always executes;
-    ``execution=False`` judges the executed notebook by the deck alone, not by where its outputs
-    came from (``jaxdeck pdf`` and ``check`` keep outputs taken with ``--frozen``); ``flags``
-    (``jaxdeck pdf --handout-per-page N --paper NAME``) reprint a handout printed otherwise.
-    """
-    from jaxdeck.pdf.layout import pdf_path
-
-    pdfs = PDFS if pdf else ()
-    everything = pdfs + ((ARTICLE_PDF,) if article and pdf else ())
-    if force or rerun:
-        return Plan(deck, outputs, True, True, everything, single, article)
-    notebook = load(outputs.notebook)
-    if (notebook is None or {k: v for k, v in notebook["inputs"].items() if k != "execution"} != sources.notebook_inputs(deck)
-            or (execution and not sources.execution_holds(notebook, outputs.notebook, deck, frozen))):
-        return Plan(deck, outputs, True, True, everything, single, article)
-    made_article, article_pdf = article_plan(sources, notebook, deck, outputs, pdf=pdf, reprint=reprint) if article \
-        else (False, ())
-    html = load(outputs.html)
-    if not sources.html_holds(html, notebook, deck, outputs) or unfitted_but_fittable(html):
-        return Plan(deck, outputs, False, True, pdfs + article_pdf, single, made_article)
-    stale = []
-    for kind in pdfs:
-        record = load(pdf_path(outputs, kind, flags))
-        if reprint or record is None or record["inputs"] != sources.pdf_inputs(kind, html, deck, flags):
-            stale.append(kind)
-    return Plan(deck, outputs, False, False, tuple(stale) + article_pdf, single and not single_holds(sources, html, outputs),
-                made_article)
-
-
-def article_plan(sources: Sources, notebook: dict, deck: Path, outputs: Outputs, *, pdf: bool,
-                 reprint: bool) -> tuple[bool, tuple[str, ...]]:
-    """Whether the article is out of date, and its PDF (``(ARTICLE_PDF,)`` or ``()``, asked for with ``pdf``)."""
-    article = load(outputs.article)
-    if not sources.article_holds(article, notebook, deck, outputs):
-        return True, (ARTICLE_PDF,) if pdf else ()
-    if not pdf:
-        return False, ()
-    printed = load(outputs.article_pdf)
-    stale = reprint or printed is None or printed["inputs"] != sources.article_pdf_inputs(article)
-    return False, (ARTICLE_PDF,) if stale else ()
-
-
-def single_holds(sources: Sources, html: dict, outputs: Outputs) -> bool:
-    """Whether the self-contained file was made from this HTML and the files beside it as they are now."""
-    record = load(outputs.single)
-    if record is None:
-        return False
-    files = record["inputs"].get("files")
-    return isinstance(files, dict) and record["inputs"] == sources.single_inputs(html, outputs.html.parent, files)

@@ -109,10 +109,11 @@ def build_one(deck: Path, root: Path, browser) -> CorpusRow:
     from jaxdeck.html.fit_record import read_blocks
     from jaxdeck.html.fit_tall import smallest_type
     from jaxdeck.records import BuildRecord
+    from jaxdeck.stages.options import BuildOptions
 
     started = time.perf_counter()
     try:
-        build([deck], root, jobs=1, allow_errors=True)
+        build([deck], root, BuildOptions(jobs=1, allow_errors=True))
     except DeckError as err:
         return CorpusRow(deck.name, False, str(err), seconds=round(time.perf_counter() - started, 1))
     seconds = time.perf_counter() - started

@@ -24,6 +24,9 @@ from pathlib import Path
 from jaxdeck.bench.edits import code_edit, copy_deck, prose_edit
 from jaxdeck.bench.stock import compare_stock
 from jaxdeck.build import Built, build_deck
+from jaxdeck.stages.job import Shared
+from jaxdeck.stages.options import BuildOptions
+from jaxdeck.stamps import Sources
 from jaxdeck.execute import fingerprint
 from jaxdeck.records import BuildRecord, cell_info
 from jaxdeck.html.export import warm_up_exporter
@@ -78,7 +81,7 @@ def cold_build(deck: Path, root: Path, pdf: bool) -> tuple[Built, float, dict]:
         printer = BackgroundPrinter() if BackgroundPrinter else None
     warm_up_exporter()
     try:
-        built = build_deck(deck, root, printer=printer)
+        built = build_deck(deck, root, BuildOptions(pdf=True), shared=Shared(Sources(root), printer=printer))
         printed = built.printed
         pdf_info = {"available": printer is not None, "seconds": built.seconds.pdf,
                     "files": [str(p) for p in printed.paths] if printed is not None else []}

@@ -18,12 +18,14 @@ then the build stops (non-zero) with one line saying how to get a browser.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from jaxdeck.cli import deck_arguments
 from jaxdeck.decks import Outputs, find_decks
 from jaxdeck.errors import DeckError
 from jaxdeck.pdf.layout import add_flags, flags_of
+from jaxdeck.stages.options import BuildOptions
 
 
 def add_arguments(command) -> None:
@@ -77,46 +79,49 @@ def report(built) -> None:
         print(f"warning: {warning}", file=sys.stderr, flush=True)
 
 
-def build_decks(decks: list[Path], root: Path, *, pdf: bool = False, **options):
-    """:func:`jaxdeck.build.build`; with ``pdf`` and no Chromium found, the notebooks and HTML
+def build_decks(decks: list[Path], root: Path, options: BuildOptions | None = None, *, report=None,
+                **keywords):
+    """:func:`jaxdeck.build.build`; with ``options.pdf`` and no Chromium found, the notebooks and HTML
     of every deck, then a DeckError that says how to get a browser (unless every PDF is up to date).
     """
     from jaxdeck.build import build
 
-    if pdf:
+    options = replace(options or BuildOptions(), **keywords)
+    if options.pdf:
         from jaxdeck.browser import find_chromium
 
         try:
             find_chromium()
         except DeckError as missing:
-            reprint = options.pop("reprint", False)
-            built = build(decks, root, pdf=False, **options)
-            if reprint or options.get("force") or _pdfs_wanted(decks, root, options.get("article", False),
-                                                               options.get("flags")):
+            built = build(decks, root, replace(options, pdf=False, reprint=False), report=report)
+            if options.reprint or options.force or _pdfs_wanted(decks, root, options):
                 reason = missing.message.split(" (needed")[0]
                 raise DeckError(None, None, f"{reason}, so no PDFs were printed (notebooks and HTML are built)",
                                 missing.hint) from None
             return built
-    return build(decks, root, pdf=pdf, **options)
+    return build(decks, root, options, report=report)
 
 
-def _pdfs_wanted(decks: list[Path], root: Path, article: bool = False, flags=None) -> bool:
-    """Whether any deck's PDFs (with ``article``, its article's too; its handout laid out as ``flags``
-    say) are missing or out of date."""
+def _pdfs_wanted(decks: list[Path], root: Path, options: BuildOptions) -> bool:
+    """Whether any deck's PDFs (with ``options.article``, its article's too; its handout laid out as
+    ``options.flags`` say) are missing or out of date."""
     from jaxdeck import stamps
+    from jaxdeck.stages.plan import plan
 
     sources = stamps.Sources(root)
-    return any(stamps.plan(deck, Outputs(deck, root), sources, pdf=True, execution=False, article=article,
-                           flags=flags).pdfs for deck in decks)
+    wanted = BuildOptions(pdf=True, execution=False, article=options.article, flags=options.flags)
+    return any(plan(deck, Outputs(deck, root), sources, wanted).pdfs for deck in decks)
 
 
 def run(args) -> int:
     decks = find_decks(args.decks)
     if args.strict:  # a deck built earlier, with warnings, is not rebuilt: it fails all the same
         args.force = args.force or bool(warned(decks, args.out))
-    build_decks(decks, args.out, timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
-                force=args.force, report=report, jobs=args.jobs, strict=args.strict, allow_errors=args.allow_errors,
-                single=args.single, article=args.article, flags=flags_of(args))
+    build_decks(decks, args.out, BuildOptions(timeout=args.timeout, cache=args.cache, frozen=args.frozen, pdf=args.pdf,
+                                              force=args.force, jobs=args.jobs, strict=args.strict,
+                                              allow_errors=args.allow_errors, single=args.single,
+                                              article=args.article, flags=flags_of(args)),
+                report=report)
     return 0
 
 

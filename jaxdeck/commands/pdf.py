@@ -18,6 +18,7 @@ from jaxdeck.cli import deck_arguments
 from jaxdeck.decks import Outputs, find_decks
 from jaxdeck.commands.build import build_decks, report
 from jaxdeck.pdf.layout import add_flags, flags_of
+from jaxdeck.stages.options import BuildOptions
 
 
 def add_arguments(command) -> None:
@@ -38,6 +39,6 @@ def ensure_built(deck: Path, root: Path):
 
 
 def run(args) -> int:
-    build_decks(find_decks(args.decks), args.out, pdf=True, reprint=args.force, execution=False, report=report,
-                flags=flags_of(args))
+    build_decks(find_decks(args.decks), args.out,
+                BuildOptions(pdf=True, reprint=args.force, execution=False, flags=flags_of(args)), report=report)
     return 0

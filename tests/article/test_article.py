@@ -13,6 +13,7 @@ import pytest
 from support import DECKS, NOTEBOOKS, ROOT, deck_id, run_cli
 from jaxdeck import stamps
 from jaxdeck.build import build_deck
+from jaxdeck.stages.plan import Plan
 from jaxdeck.claims import is_check
 from jaxdeck.decks import Outputs
 from jaxdeck.html import markdown
@@ -63,7 +64,7 @@ def article_of(deck: Path, nb_path: Path, root: Path) -> Outputs:
     outputs = Outputs(deck, root)
     outputs.notebook.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(nb_path, outputs.notebook)
-    built = build_deck(deck, root, plan=stamps.Plan(deck, outputs, notebook=False, html=False, article=True))
+    built = build_deck(deck, root, plan=Plan(deck, outputs, notebook=False, html=False, article=True))
     assert built.done == "article"
     return outputs
 

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from jaxdeck.execute import fingerprint
-from jaxdeck.build import build_deck
+from jaxdeck.build import BuildOptions, build_deck
 from jaxdeck.execute.cache import ExecutionCache, cache_key
 from jaxdeck.read import deck_to_notebook
 
@@ -141,7 +141,7 @@ def test_demos_version_is_read_without_importing_it():
 def test_no_cache_bypasses_and_damaged_entry_is_a_miss(deck, tmp_path):
     root = tmp_path / "build"
     first = built(build_deck(deck, root))
-    build_deck(deck, root, cache=False)
+    build_deck(deck, root, BuildOptions(cache=False))
     assert len(executions(deck)) == 6
     entry = ExecutionCache(root).path(first.metadata.jaxdeck_build.cache_key)
     entry.write_text('{"schema": 1, "cells": [')  # a torn file (cannot happen with atomic writes; still harmless)
@@ -182,11 +182,11 @@ def test_frozen_outputs_from_another_build(deck, tmp_path):
     copy = elsewhere / "cache_basic.md"
     shutil.copy(deck, copy)
     edit(copy, "Some prose to edit.", "Prose written on the laptop.")
-    nb = built(build_deck(copy, elsewhere / "build", frozen=frozen))
+    nb = built(build_deck(copy, elsewhere / "build", BuildOptions(frozen=frozen)))
     assert executions(copy) == []
     assert nb.metadata.jaxdeck_build.cache == "frozen"
     assert nb.metadata.jaxdeck_build.provenance == gpu_box.metadata.jaxdeck_build.provenance
     assert code_outputs(nb) == code_outputs(gpu_box)
     # a folder of notebooks works too
-    build_deck(copy, elsewhere / "build", frozen=frozen.parent)
+    build_deck(copy, elsewhere / "build", BuildOptions(frozen=frozen.parent))
     assert executions(copy) == []  # a changed code cell: tests/execute/test_frozen.py
