@@ -20,6 +20,8 @@ SERIES_FILE = "series.yml"
 KEYS = {"title": str, "description": str, "talks": list}
 #: a series file larger than this is not one
 MAX_BYTES = 64 * 1024
+#: a series file nests no deeper than this
+MAX_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,6 @@ def read_series(slides: Path = SLIDES, path: Path | None = None) -> Series:
     """The series of the decks in ``slides`` as ``path`` (default ``slides/series.yml``) says, with defaults."""
     import yaml
 
-    from jaxdeck.read.formats import HeaderLimit, HeaderLoader
-
     path = path or slides / SERIES_FILE
     decks = sorted(p for p in slides.glob("*.md") if p.name not in NOT_DECKS) if slides.is_dir() else []
     if not path.is_file():
@@ -55,9 +55,9 @@ def read_series(slides: Path = SLIDES, path: Path | None = None) -> Series:
         raise DeckError(path, None, f"is larger than {MAX_BYTES // 1024} KB", "a series file holds a title, a "
                         "description and a list of talks")
     try:
-        node = yaml.compose(data.decode("utf-8"), Loader=HeaderLoader)
-        values = yaml.load(data.decode("utf-8"), Loader=HeaderLoader)
-    except HeaderLimit as err:
+        node = yaml.compose(data.decode("utf-8"), Loader=_loader())
+        values = yaml.load(data.decode("utf-8"), Loader=_loader())
+    except _Limit as err:
         raise DeckError(path, _line(err), err.problem, "write plain keys and values") from None
     except (yaml.YAMLError, UnicodeDecodeError) as err:
         raise DeckError(path, _line(err), f"is not YAML ({getattr(err, 'problem', None) or err})",
@@ -80,6 +80,36 @@ def read_series(slides: Path = SLIDES, path: Path | None = None) -> Series:
         if "talks" in values else tuple(decks)
     return Series(str(values.get("title") or default_title(slides)).strip(),
                   str(values.get("description") or "").strip(), talks, path)
+
+
+class _Limit(Exception):
+    """A series file beyond what a series needs: an alias, deep nesting."""
+
+    def __init__(self, problem: str, mark):
+        super().__init__(problem)
+        self.problem, self.problem_mark = problem, mark
+
+
+def _loader():
+    """PyYAML's safe loader with a deck header's limits (as :class:`jaxdeck.read.formats.HeaderLoader`, whose
+    module imports jupytext, a second of every run): no aliases, at most :data:`MAX_DEPTH` levels."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        depth = 0
+
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.AliasEvent):
+                raise _Limit("aliases (*name) are not allowed in a series file", self.peek_event().start_mark)
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH:
+                    raise _Limit(f"it nests deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return Loader
 
 
 def _talk(path: Path, line: int | None, name: str, slides: Path) -> Path:
