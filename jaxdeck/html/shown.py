@@ -19,9 +19,9 @@ import nbformat
 from jaxdeck.html import markdown
 from jaxdeck.html.assets import is_theme_file
 from jaxdeck.html.layout import REMOTE_IMAGES, slide_images
-from jaxdeck.html.loads import loads
+from jaxdeck.read.loads import check_stylesheet, loads
 from jaxdeck.options import DeckOptions
-from jaxdeck.read.contained import Named, check, check_stylesheet, file_part, names_a_file
+from jaxdeck.read.contained import Named, check, file_part, names_a_file
 from jaxdeck.records import cell_info
 from jaxdeck.tokens import parsed
 

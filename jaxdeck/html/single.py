@@ -12,7 +12,7 @@ A script that loads files by URL at run time (a plugin's stylesheet, its images)
 knows its folder once inlined; the files under its folder that its text names travel in the
 page as ``data:`` URIs, and ``themes/jaxdeck/single/files.js`` serves them to it.
 
-The page is read with :mod:`jaxdeck.html.loads` (the standard library's HTML parser) and CSS
+The page is read with :mod:`jaxdeck.read.loads` (the standard library's HTML parser) and CSS
 with tinycss2 (which nbconvert brings for bleach's CSS sanitiser). Only files inside the page's
 folder are inlined, by the rule of :mod:`jaxdeck.read.contained` (a symbolic link that leads out
 of it counts as outside): a reference that names anything else, or a file that is not there, is a
@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from jaxdeck.atomic import write_text
 from jaxdeck.errors import DeckError, display_path
-from jaxdeck.html.loads import Relinker, start_tag
+from jaxdeck.read.loads import Relinker, start_tag
 from jaxdeck.places import THEMES
 from jaxdeck.read.contained import MISSING, NOT_FILES, OUTSIDE, REASONS, REMOTE, Refused, located, named
 
