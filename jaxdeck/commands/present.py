@@ -31,7 +31,8 @@ from jaxdeck.decks import SLIDES, find_decks
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.opening import Opener
 from jaxdeck.live.server import LOOPBACK, check_extension, check_installed, is_loopback, start_server
-from jaxdeck.stopping import STOP, Stopped
+from jaxdeck.stop_signals import STOP
+from jaxdeck.stopping import Stopped
 
 
 def add_arguments(command) -> None:

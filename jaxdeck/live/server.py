@@ -23,7 +23,7 @@ process group alone does not reach them, and once the server is gone they are no
 children either: that is why they are recorded beforehand. Last, the private temporary
 folder (``Server.home``, with the token's config) is removed.
 
-:class:`jaxdeck.stopping.StopSignals` (one per process, :data:`~jaxdeck.stopping.STOP`) turns SIGINT, SIGTERM and SIGHUP into
+:class:`jaxdeck.stop_signals.StopSignals` (one per process, :data:`~jaxdeck.stop_signals.STOP`) turns SIGINT, SIGTERM and SIGHUP into
 :class:`Stopped` so that a caller's ``finally: server.stop()`` runs; it raises at most once,
 so a second signal during the shutdown cannot cut it short.
 """
@@ -53,7 +53,8 @@ from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import npm_root
 from jaxdeck import trust
 from jaxdeck.orphans import private_folder
-from jaxdeck.stopping import MARKER, STOP, Stopped, end_tree, marked
+from jaxdeck.stop_signals import STOP
+from jaxdeck.stopping import MARKER, Stopped, end_tree, marked
 from jaxdeck.execute import kernel_env, own_folders, pools_env
 
 LOOPBACK = "127.0.0.1"
