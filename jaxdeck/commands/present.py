@@ -88,7 +88,9 @@ def run(args) -> int:
     from jaxdeck.live import detached
 
     if args.stop:
-        say(detached.stop(args.out))
+        from jaxdeck.live.stop_detached import stop
+
+        say(stop(args.out))
         return 0
     if args.detach:
         choose_deck(args.decks)
