@@ -30,7 +30,8 @@ from jaxdeck.read import deck_to_notebook
 from jaxdeck.decks import SLIDES, find_decks
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.opening import Opener
-from jaxdeck.live.server import LOOPBACK, check_extension, check_installed, is_loopback, start_server
+from jaxdeck.live.listening import LOOPBACK, is_loopback
+from jaxdeck.live.server import check_extension, check_installed, start_server
 from jaxdeck.stop_signals import STOP
 from jaxdeck.stopping import Stopped
 

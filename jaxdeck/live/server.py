@@ -30,13 +30,11 @@ so a second signal during the shutdown cannot cut it short.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -52,78 +50,21 @@ from jaxdeck.atomic import create_private
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.html.assets import npm_root
 from jaxdeck import trust
+from jaxdeck.live.home import KERNEL_SOCKETS, check_socket_room, private_file, rise_labextensions, server_env
+from jaxdeck.live.listening import LISTEN_FDS, LOOPBACK, bind, check_loopback, is_loopback
 from jaxdeck.orphans import private_folder
 from jaxdeck.stop_signals import STOP
-from jaxdeck.stopping import MARKER, Stopped, end_tree, marked
-from jaxdeck.execute import kernel_env, own_folders, pools_env
+from jaxdeck.stopping import Stopped, end_tree, marked
 
-LOOPBACK = "127.0.0.1"
 #: where the server looks for prebuilt JupyterLab extensions besides the environment's: ours,
 #: built by `make` from jaxdeck/live/extension/ (a wheel carries it built)
 LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
 EXTENSION = LABEXTENSIONS / "jaxdeck-live"
 
 
-#: every kernel the server starts (the slideshow's, a rehearsal's) listens on local sockets, as a
-#: build's does (:mod:`jaxdeck.execute.kernel`), not on TCP ports any user of the box could reach: each
-#: kernel's sockets are named after its connection file (jupyter_client's default for ``ipc``), which
-#: Jupyter writes to its runtime folder, ``runtime/`` in the server's private folder (0700)
-KERNEL_SOCKETS = ("--KernelManager.transport=ipc",) if sys.platform.startswith("linux") else ()
-#: the longest path a local socket may have (``sun_path``, less its closing NUL)
-SOCKET_PATH_MAX = 107
-#: what jupyter_client adds to the runtime folder for a kernel's socket: ``/kernel-UUID-ipc-N``
-SOCKET_NAME = len("/kernel-00000000-0000-0000-0000-000000000000-ipc-10")
-
 #: seconds Jupyter gets to shut down with its kernels before what is left is SIGKILLed
 #: (an idle kernel takes well under one; a killed kernel loses nothing a shutdown would keep)
 STOP_WAIT = 2.0
-
-def is_loopback(ip: str) -> bool:
-    if ip in ("localhost",):
-        return True
-    try:
-        return ipaddress.ip_address(ip).is_loopback
-    except ValueError:
-        return False
-
-
-def free_port(ip: str = LOOPBACK) -> int:
-    with socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET) as s:
-        s.bind((ip, 0))
-        return s.getsockname()[1]
-
-
-def check_port(ip: str, port: int) -> None:
-    """A DeckError when ``port`` is taken (Jupyter would silently move to another one).
-
-    Bound as Jupyter (tornado) binds, with SO_REUSEADDR: connections of a server stopped a
-    moment ago, left in TIME_WAIT, do not count; a socket listening on the port does.
-    """
-    with socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET) as s:
-        if os.name == "posix":
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((ip if ip not in ("", "0.0.0.0", "::") else ip, port))
-        except OSError:
-            raise DeckError(None, None, f"port {port} on {ip} is in use",
-                            "stop what uses it or pick another: make present PORT=8889 (--port 0: any free port)") from None
-
-
-def check_loopback(ip: str = LOOPBACK) -> None:
-    """A DeckError when this machine cannot connect to itself on ``ip`` (its loopback interface down,
-    or connections to it refused): said at once, not as a server that never answers."""
-    family = socket.AF_INET6 if ":" in ip else socket.AF_INET
-    try:
-        with socket.socket(family) as listening, socket.socket(family) as client:
-            listening.bind((ip, 0))
-            listening.listen(1)
-            client.settimeout(5)
-            client.connect(listening.getsockname()[:2])
-    except OSError as err:
-        raise DeckError(None, None, f"this machine cannot connect to itself on {ip} ({err.strerror or err}): "
-                        "the loopback interface is down or blocked, so no browser could reach the server",
-                        "bring it up (sudo ip link set lo up) or allow connections to 127.0.0.1") from None
-
 
 @dataclass
 class Server:
@@ -219,11 +160,6 @@ class Server:
         self.stop()
 
 
-#: RISE defaults for decks: a theme with no web fonts (the venue may have no network),
-#: slide numbers, top-aligned slides. A deck's own `rise:` header still wins.
-RISE_SETTINGS = {"theme": "white", "center": False, "slideNumber": "c/t",
-                 "transition": "none"}
-
 def check_installed() -> None:
     """A DeckError unless Jupyter's server and RISE are installed (the ``live`` extra, which `make` installs)."""
     import importlib.util
@@ -248,89 +184,6 @@ def check_extension(folder: Path | None = None) -> None:
                         "run `make` (it builds jaxdeck/live/extension)")
 
 
-def write_live_settings(home: Path) -> None:
-    """RISE's settings, in the server's private config folders."""
-    settings = home / "config" / "lab" / "user-settings" / "jupyterlab-rise"
-    settings.mkdir(parents=True, exist_ok=True)
-    (settings / "plugin.jupyterlab-settings").write_text(json.dumps(RISE_SETTINGS, indent=2))
-    # jupytext's front-end asks for JupyterLab ^4.6 and RISE's page carries 4.3: it has nothing
-    # to add to a slideshow (the server-side contents manager does jupytext's work), so it stays off.
-    labconfig = home / "config" / "labconfig"
-    labconfig.mkdir(parents=True, exist_ok=True)
-    (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": {"jupyterlab-jupytext": True}}))
-    # the pages' language: English, which JupyterLab has built in. Left to the server's locale, a
-    # machine with LANG=C asks for a language pack "C", and the page warns that it is not valid.
-    translation = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "translation-extension"
-    translation.mkdir(parents=True, exist_ok=True)
-    (translation / "plugin.jupyterlab-settings").write_text(json.dumps({"locale": "en"}))
-
-
-#: front ends installed for JupyterLab's page that RISE's page does not load. A disabled extension's
-#: code still loads (only its plugins stay off), and each asks the page's shared modules for the
-#: versions of the JupyterLab it was built for (jupytext's for 4.6, the MathJax 3 extension's for
-#: JupyterLab 3), which RISE's page, a JupyterLab 4.3 application, does not have: one console
-#: warning per module. Neither has anything for a slideshow: the contents manager does jupytext's
-#: work, and RISE's page typesets math with JupyterLab 4's own MathJax.
-NOT_ON_SLIDES = ("jupyterlab-jupytext", "@jupyterlab/mathjax3-extension")
-
-
-def rise_labextensions(home: Path) -> Path:
-    """The federated extensions RISE's page loads: the installed ones less :data:`NOT_ON_SLIDES`, as
-    links in a folder of the server's own (``RiseApp.labextensions_path``; their files are still
-    served from where they are installed)."""
-    from jupyter_core.paths import ENV_JUPYTER_PATH, SYSTEM_JUPYTER_PATH
-
-    folder = home / "rise-labextensions"
-    folder.mkdir(parents=True, exist_ok=True)
-    extra = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
-    for base in [Path(p) / "labextensions" for p in [*extra, *ENV_JUPYTER_PATH, *SYSTEM_JUPYTER_PATH]]:
-        for package in [*base.glob("*/package.json"), *base.glob("@*/*/package.json")]:
-            name = package.parent.relative_to(base).as_posix()
-            link = folder / name
-            if name in NOT_ON_SLIDES or link.exists():
-                continue  # left out, or found first in a folder before this one
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(package.parent.resolve(), target_is_directory=True)
-    return folder
-
-
-def private_file(path: Path, text: str) -> Path:
-    """``text`` written to ``path``, readable and writable by this user only from the moment it exists."""
-    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8") as out:
-        out.write(text)
-    return path
-
-
-def server_env(home: Path, root: Path) -> dict[str, str]:
-    """The server's (and so the kernels') environment: GPU settings, and no user Jupyter config."""
-    env = dict(os.environ)
-    env.update(kernel_env())  # XLA_PYTHON_CLIENT_PREALLOCATE=false unless already set
-    env.update(pools_env())  # no hang of a callback on a one-CPU box
-    env[MARKER] = str(home)  # inherited by every kernel and all it starts: Server.stop finds them by it
-    env.update(own_folders(home))  # IPython's profile (no history) and matplotlib's cache: in home, not the user's
-    for name in ("config", "data", "runtime"):
-        (home / name).mkdir(mode=0o700, parents=True, exist_ok=True)
-    env["JUPYTER_CONFIG_DIR"] = str(home / "config")
-    env["JUPYTER_DATA_DIR"] = str(home / "data")
-    env["JUPYTER_RUNTIME_DIR"] = str(home / "runtime")
-    env["JUPYTERLAB_SETTINGS_DIR"] = str(home / "config" / "lab" / "user-settings")
-    env["JUPYTERLAB_WORKSPACES_DIR"] = str(home / "config" / "lab" / "workspaces")
-    write_live_settings(home)
-    for name in ("JUPYTER_TOKEN", "JUPYTER_TOKEN_FILE", "JUPYTER_PASSWORD"):
-        env.pop(name, None)
-    # the kernel runs in the deck's folder: `import demos` must find the repository's package
-    env["PYTHONPATH"] = os.pathsep.join([str(root)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    return env
-
-
-def check_socket_room(runtime: Path) -> None:
-    """A DeckError when a kernel's local sockets in ``runtime`` would have paths longer than the system
-    allows (a long ``TMPDIR``): said before the server starts, not as a kernel that never answers."""
-    if KERNEL_SOCKETS and len(os.fsencode(runtime)) + SOCKET_NAME > SOCKET_PATH_MAX:
-        raise DeckError(None, None, f"the temporary folder {runtime.parent.parent} has too long a path for "
-                        "the live kernel's local sockets", "set TMPDIR to a short folder, e.g. TMPDIR=/tmp")
-
-
 def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, allow_remote: bool = False,
                  decks_dir: str = "slides", build_dir: str = "build", log_path: str | Path | None = None,
                  timeout: float = 90) -> Server:
@@ -343,14 +196,10 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
     check_extension()
     if is_loopback(ip):
         check_loopback(LOOPBACK if ip == "localhost" else ip)
-    if port == 0:
-        port = free_port(ip if is_loopback(ip) else LOOPBACK)
-    else:
-        check_port(ip, port)
     token = secrets.token_urlsafe(32)
     command = [
         sys.executable, "-m", "jaxdeck.live.jupyter",
-        f"--ServerApp.ip={ip}", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--ServerApp.ip={ip}", "--ServerApp.port_retries=0",
         f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False",
         "--PasswordIdentityProvider.allow_password_change=False",
         "--ServerApp.contents_manager_class=jaxdeck.live.contents.DeckContentsManager",
@@ -368,6 +217,11 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")  # containers on GPU boxes often run as root
+    # bound here, the port chosen by the system when it is 0, and held until the server listens on these
+    # very sockets: no other process can take the port while Jupyter starts (listening.py)
+    sockets = bind(ip, port)
+    port = sockets[0].getsockname()[1]
+    command.append(f"--ServerApp.port={port}")
     home = log_file = server = None
     try:
         home = Path(private_folder("jaxdeck-jupyter-"))  # only the presenter may enter it
@@ -382,10 +236,14 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
         # the token reaches the server in a file only the presenter can read, never on its command
         # line, which any user of a shared GPU box can list with `ps`
         env["JUPYTER_TOKEN_FILE"] = str(private_file(home / "token", token))
+        env[LISTEN_FDS] = ",".join(str(bound.fileno()) for bound in sockets)
         with STOP.hold():  # a stop signal waits until there is a Server to stop the process by
             process = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.DEVNULL,
-                                       stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
+                                       stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True,
+                                       pass_fds=[bound.fileno() for bound in sockets])
             server = Server(process, ip, port, token, root, log_path, home, log_file)
+        for bound in sockets:
+            bound.close()  # the server's own now: once it is gone, nothing holds the port
         deadline = time.monotonic() + timeout
         while True:
             if not server.alive():
@@ -422,6 +280,9 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
             except Stopped:
                 continue
         raise
+    finally:
+        for bound in sockets:
+            bound.close()
 
 
 def last_line(path: Path) -> str:

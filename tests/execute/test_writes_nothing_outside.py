@@ -118,7 +118,7 @@ def test_a_kernel_of_the_live_server_keeps_no_history(tmp_path, short_tmp, monke
     """The live server's kernels are Jupyter's own python3 kernel, started with the server's environment."""
     from jupyter_client.manager import start_new_kernel
 
-    from jaxdeck.live.server import server_env
+    from jaxdeck.live.home import server_env
 
     user = fresh_user(tmp_path / "user", short_tmp)
     for name, value in user.items():

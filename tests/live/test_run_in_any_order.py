@@ -146,7 +146,7 @@ def test_the_setup_runs_when_the_kernel_starts_and_the_first_shift_enter_on_the_
     check = DECK.read_text(encoding="utf-8").splitlines().index('```python tags=["check"]') + 1
     assert page.evaluate("window.jaxdeckLive.checks") == [{"line": check, "ok": True, "message": ""}]
     assert page.evaluate("window.jaxdeckLive.reveal.getIndices().h") == FIVE[0]
-    # the title's math, typeset by RISE's own MathJax (the page loads no MathJax 3 extension: server.NOT_ON_SLIDES)
+    # the title's math, typeset by RISE's own MathJax (the page loads no MathJax 3 extension: home.NOT_ON_SLIDES)
     assert page.evaluate("document.querySelectorAll('.reveal .slides > section')[0].querySelectorAll('mjx-container').length") == 1
 
 

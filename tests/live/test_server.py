@@ -27,7 +27,7 @@ import pytest
 
 from jaxdeck.read import deck_to_notebook
 from jaxdeck.errors import DeckError
-from jaxdeck.live.server import check_port
+from jaxdeck.live.listening import check_port
 from support import RUN_MARK, command_line, end_started_by
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -356,7 +356,7 @@ def test_without_the_built_extension_present_stops_with_one_line_saying_to_run_m
 
 
 def test_a_temporary_folder_too_long_for_the_kernels_local_sockets_is_said_before_the_server_starts(tmp_path):
-    from jaxdeck.live.server import SOCKET_PATH_MAX, check_socket_room
+    from jaxdeck.live.home import SOCKET_PATH_MAX, check_socket_room
 
     check_socket_room(Path("/tmp/jaxdeck-jupyter-abcdefgh/runtime"))  # the usual place: room to spare
     deep = Path("/tmp") / ("d" * (SOCKET_PATH_MAX - 40)) / "jaxdeck-jupyter-abcdefgh" / "runtime"
