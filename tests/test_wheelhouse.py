@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from packaging.utils import canonicalize_name
 
-from jaxdeck import wheelhouse
-from jaxdeck.wheelhouse import Pin, Target
+from jaxdeck import wheelhouse, wheelhouse_plan
+from jaxdeck.wheelhouse_plan import Pin, Target, WheelhouseError
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Target(f"{sys.version_info.major}.{sys.version_info.minor}", "manylinux_2_28_x86_64")
@@ -165,8 +165,8 @@ def test_a_have_file_line_without_a_name_or_a_version_is_named(tmp_path):
     have = tmp_path / "have.txt"
     for number, text in ((2, "numpy==2.4.6\n===\n"), (1, "jax==notaversion\n")):
         have.write_text(text, encoding="utf-8")
-        with pytest.raises(wheelhouse.WheelhouseError, match=rf"have.txt:{number}: expected NAME==VERSION"):
-            wheelhouse.read_have(have)
+        with pytest.raises(WheelhouseError, match=rf"have.txt:{number}: expected NAME==VERSION"):
+            wheelhouse_plan.read_have(have)
 
 
 def fill_with(*names: str):
@@ -190,14 +190,14 @@ def test_a_previous_wheelhouse_is_replaced_whole_and_only_it(tmp_path):
 
     def fails(folder: Path) -> None:
         fill_with("tinythree")(folder)
-        raise wheelhouse.WheelhouseError("the download failed")
-    with pytest.raises(wheelhouse.WheelhouseError, match="the download failed"):
+        raise WheelhouseError("the download failed")
+    with pytest.raises(WheelhouseError, match="the download failed"):
         wheelhouse.make(out, fails)  # the previous one is kept as it was
     assert (out / "tinytwo-1.0-py3-none-any.whl").is_file() and not (out / "tinythree-1.0-py3-none-any.whl").exists()
     assert [p.name for p in out.parent.iterdir()] == ["wheelhouse"]
 
     (out / "notes.md").write_text("the user's, put in the wheelhouse\n", encoding="utf-8")
-    with pytest.raises(wheelhouse.WheelhouseError, match=r"wheelhouse/notes.md is not the wheelhouse's; move it out of "
+    with pytest.raises(WheelhouseError, match=r"wheelhouse/notes.md is not the wheelhouse's; move it out of "
                                                          r"the folder, or choose a new folder for --out"):
         wheelhouse.make(out, fill_with("tinythree"))
     assert (out / "notes.md").is_file() and (out / "tinytwo-1.0-py3-none-any.whl").is_file()
@@ -207,14 +207,14 @@ def test_a_previous_wheelhouse_is_replaced_whole_and_only_it(tmp_path):
 def test_a_have_file_line_that_is_not_name_version_is_named(tmp_path):
     have = tmp_path / "have.txt"
     have.write_text("numpy==2.4.6\njupyterlab\n", encoding="utf-8")
-    with pytest.raises(wheelhouse.WheelhouseError, match=r"have.txt:2: expected NAME==VERSION"):
-        wheelhouse.read_have(have)
+    with pytest.raises(WheelhouseError, match=r"have.txt:2: expected NAME==VERSION"):
+        wheelhouse_plan.read_have(have)
 
 
 @pytest.mark.heavy
 def test_what_the_box_has_is_left_out_where_it_fits_and_the_box_jax_never_goes_in(tmp_path):
     pygments, pyyaml = metadata.version("pygments"), metadata.version("pyyaml")
-    download, box, on_box = wheelhouse.plan(HERE, ("live",), {"pygments": pygments, "pyyaml": "5.1"}, tmp_path)
+    download, box, on_box = wheelhouse_plan.plan(HERE, ("live",), {"pygments": pygments, "pyyaml": "5.1"}, tmp_path)
     assert "pygments" in on_box and "pygments" not in download
     assert download["pyyaml"].version == pyyaml  # 5.1 is older than jaxdeck asks for: the lock's goes in
     assert {"jupyterlab", "jupyterlab-rise", "nbclient", "jupytext", "ipykernel"} <= set(download)
@@ -374,7 +374,7 @@ def test_a_download_that_is_not_the_lock_s_file_is_refused_in_one_line(tmp_path,
     monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
     dest = tmp_path / "wheelhouse"
     dest.mkdir()
-    with pytest.raises(wheelhouse.WheelhouseError) as refused:
+    with pytest.raises(WheelhouseError) as refused:
         wheelhouse.download(HERE, {"tinyone": pin}, dest)
     said = str(refused.value)
     assert "tinyone==1.0 is not a file of uv.lock's" in said and "\n" not in said, said
@@ -388,13 +388,13 @@ def test_a_download_that_is_not_the_lock_s_file_is_refused_in_one_line(tmp_path,
 def test_a_wheel_whose_hash_is_not_the_lock_s_is_not_pinned(folder):
     lock = {"tinyone": Pin("1.0", ("sha256:" + "0" * 64,)),
             "tinytwo": Pin("2.5", (wheelhouse.sha256(folder / "tinytwo-2.5-py3-none-any.whl"),))}
-    with pytest.raises(wheelhouse.WheelhouseError, match=r"tinyone-1.0-py3-none-any.whl: its sha256 is not one of "
+    with pytest.raises(WheelhouseError, match=r"tinyone-1.0-py3-none-any.whl: its sha256 is not one of "
                                                          r"uv.lock's for tinyone==1.0; make the wheelhouse again"):
         wheelhouse.pin_folder(folder, (), lock)
 
 
 def test_the_lock_gives_every_pin_its_hashes():
-    pins = wheelhouse.locked(HERE)
+    pins = wheelhouse_plan.locked(HERE)
     assert {"nbclient", "jupytext", "pyyaml"} <= set(pins)
     assert all(pin.hashes and all(h.startswith("sha256:") and len(h) == 71 for h in pin.hashes)
                for pin in pins.values()), [n for n, pin in pins.items() if not pin.hashes]
