@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -17,7 +18,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import command_line, kernels_under
+from support import RUN_MARK, command_line, end_started_by, kernels_under
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -35,9 +36,39 @@ def jaxdeck(*args: str) -> list[str]:
     return [sys.executable, "-u", "-m", "jaxdeck", *args]
 
 
+def in_session(sid: int) -> list[int]:
+    """The pids of the running processes of session ``sid`` (a terminal's, which a hangup reaches whole)."""
+    found = []
+    for process in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, OSError):
+            if os.getsid(process.pid) == sid and process.status() != psutil.STATUS_ZOMBIE:
+                found.append(process.pid)
+    return found
+
+
+@pytest.fixture
+def started(repo):
+    """The environment for what a test starts in ``repo``, and the list of the terminals it starts; when the
+    test ends, passed or failed, all of it is stopped: each terminal's whole session, then the detached
+    present by ``present --stop`` (which signals a recorded pid only while its start time matches), then
+    whatever is still running with this test's mark in its environment (the present, its server, kernels)."""
+    mark = f"detached-{os.getpid()}-{id(repo)}"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **{RUN_MARK: mark})
+    terminals: list[subprocess.Popen] = []
+    yield env, terminals
+    for terminal in terminals:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(terminal.pid, signal.SIGKILL)
+        terminal.wait(30)
+        if terminal.stdout is not None:
+            terminal.stdout.close()
+    subprocess.run(jaxdeck("present", "--stop"), cwd=repo, env=env, capture_output=True, timeout=120)
+    end_started_by(mark)
+
+
 @pytest.mark.heavy
-def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothing(repo):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothing(repo, started):
+    env, terminals = started
     # the terminal of an SSH session: a shell leading a session of its own, which starts the
     # detached present and then waits, as the presenter's login would
     command = " ".join(jaxdeck("present", "--detach", "--port", "0", "slides/present_demo.md"))
@@ -46,6 +77,7 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
     terminal = subprocess.Popen(["bash", "-c", f"{command}; sleep 600"], cwd=repo, env=env, start_new_session=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
+    terminals.append(terminal)
     lines = []
     while not any("Stop it with:" in line for line in lines):
         line = terminal.stdout.readline()
@@ -74,7 +106,10 @@ def test_a_detached_present_survives_its_terminals_hangup_and_stop_leaves_nothin
 
     os.killpg(terminal.pid, signal.SIGHUP)  # the link drops: the terminal's whole session is hung up
     terminal.wait(30)
-    time.sleep(1)
+    deadline = time.monotonic() + 60  # until every process the hangup reached has gone
+    while in_session(terminal.pid):
+        assert time.monotonic() < deadline, f"still in the terminal's session: {in_session(terminal.pid)}"
+        time.sleep(0.1)
     assert present.is_running() and call("GET", "status")[0] == 200, "the detached server went with its terminal"
 
     # the words it printed run as they are in a fresh shell: no venv on PATH, no PYTHONPATH
