@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import os
+import socket
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -116,3 +120,25 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.xdist_group("bench_run"))
         elif "module" in scopes:
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+@functools.cache
+def unreachable_index() -> str | None:
+    """Why the package index the installers would ask (uv's or pip's, else PyPI; through the HTTPS proxy when one is
+    set) cannot be reached by a quick connection, or None when it can: a test marked ``network`` is skipped, saying
+    so, only then, and fails as any other when the index answers."""
+    index = next((os.environ[v] for v in ("UV_DEFAULT_INDEX", "UV_INDEX_URL", "PIP_INDEX_URL") if os.environ.get(v)),
+                 "https://pypi.org/simple")
+    proxy = os.environ.get("HTTPS_PROXY") or os.environ.get("https_proxy")
+    where = urlsplit(proxy or index)
+    port = where.port or (443 if where.scheme == "https" else 80)
+    try:
+        socket.create_connection((where.hostname, port), timeout=5).close()
+    except OSError as err:
+        return f"the package index {index} is unreachable ({where.hostname}:{port}: {err})"
+    return None
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("network") and unreachable_index():
+        pytest.skip(f"{unreachable_index()}; this test installs from it")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -56,3 +57,30 @@ def test_a_deck_that_fails_to_build_fails_its_own_tests_and_the_others_run(tmp_p
         message = outcomes[f"test_deck[{k}-broken]"]
         assert message.startswith("Failed: broken.md did not build: "), outcomes
         assert "broken.md:3: image 'images/missing.png' not found" in message, outcomes
+
+
+NETWORK_SUITE = '''
+import pytest
+
+@pytest.mark.network
+def test_installs():
+    raise AssertionError("ran with no index to install from")
+'''
+
+
+def test_a_test_that_needs_the_package_index_is_skipped_saying_why_when_it_cannot_be_reached(tmp_path):
+    (tmp_path / "tests").mkdir()
+    for name in ("conftest.py", "support.py"):
+        shutil.copy(ROOT / "tests" / name, tmp_path / "tests" / name)
+    (tmp_path / "tests" / "test_planted.py").write_text(NETWORK_SUITE, encoding="utf-8")
+    (tmp_path / "slides").mkdir()
+    with socket.socket() as closed:  # bound, not listening: a connection to it is refused
+        closed.bind(("127.0.0.1", 0))
+        index = f"http://127.0.0.1:{closed.getsockname()[1]}/simple"
+        env = {k: v for k, v in os.environ.items() if k.lower() not in ("https_proxy", "uv_index_url", "pip_index_url")}
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "tests"],
+                              cwd=tmp_path, env=dict(env, PYTHONPATH=str(ROOT), UV_DEFAULT_INDEX=index),
+                              capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 skipped" in done.stdout and f": the package index {index} is unreachable (127.0.0.1:" in done.stdout, done.stdout
+    assert "; this test installs from it" in done.stdout
