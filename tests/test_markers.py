@@ -15,7 +15,7 @@ from jaxdeck import markers
 
 PACKAGE = Path(jaxdeck.__file__).parent
 #: the modules that read a YAML header, whose ``---`` fences are YAML's, not a slide marker
-YAML_FENCES = {"read/formats.py", "read/header.py", "html/myst/syntax.py"}
+YAML_FENCES = {"read/yaml_header.py", "read/header.py", "html/myst/syntax.py"}
 
 
 def spellings() -> set[str]:

@@ -120,7 +120,7 @@ def header_line(deck: Path, key: str) -> int | None:
         text = deck.read_text(encoding="utf-8")
     except (OSError, UnicodeError):
         return None
-    from jaxdeck.read.formats import header_line_count
+    from jaxdeck.read.yaml_header import header_line_count
 
     count = header_line_count(text)  # the header's lines, its two rules included
     if not count:

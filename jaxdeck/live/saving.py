@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from jaxdeck.atomic import replacing
-from jaxdeck.read.formats import BOM, header_line_count, jupytext_config, read_in_format, write_back
+from jaxdeck.read.formats import BOM, jupytext_config, read_in_format, write_back
+from jaxdeck.read.yaml_header import header_line_count
 
 CRLF = "\r\n"
 #: the mode of a file the live server creates (one it replaces keeps its own)

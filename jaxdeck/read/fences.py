@@ -14,9 +14,9 @@ from markdown_it import MarkdownIt
 
 from jaxdeck.errors import DeckError
 from jaxdeck.markers import NOTE_PREFIX, is_marker
-from jaxdeck.read.formats import header_line_count
 from jaxdeck.read.problems import Problems
 from jaxdeck.read.structure import is_myst
+from jaxdeck.read.yaml_header import header_line_count
 from jaxdeck.tokens import parsed
 
 #: the reader's CommonMark: every link and image as written, file: ones too (markdown-it leaves those as

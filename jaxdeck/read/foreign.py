@@ -20,7 +20,7 @@ from mdit_py_plugins.colon_fence import colon_fence_plugin
 
 from jaxdeck.errors import DeckError
 from jaxdeck.markers import COLUMN_MARKER, NOTE_PREFIX
-from jaxdeck.read.formats import header_line_count
+from jaxdeck.read.yaml_header import header_line_count
 from jaxdeck.tokens import parsed
 
 #: CommonMark with Pandoc's fenced divs as blocks of their own (markdown-it-py's colon fence)

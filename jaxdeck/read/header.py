@@ -13,10 +13,10 @@ from jaxdeck.errors import DeckError
 from jaxdeck.options import CHOICES, KEPT_KEYS, READ_KEYS, TYPES
 from jaxdeck.places import is_theme_file, known_themes
 from jaxdeck.read.contained import MISSING, REASONS, Refused, named
-from jaxdeck.read.formats import (HeaderLimit, HeaderLoader, file_format, header_line_count, jupytext_yaml,
-                                  load_header)
+from jaxdeck.read.formats import file_format
 from jaxdeck.read.loads import check_stylesheet
 from jaxdeck.read.problems import Problems, closest
+from jaxdeck.read.yaml_header import HeaderLimit, HeaderLoader, header_line_count, jupytext_yaml, load_header
 from jaxdeck.records import OPTIONS_KEY
 
 

@@ -13,10 +13,10 @@ from jaxdeck.errors import DeckError
 from jaxdeck.options import DeckOptions
 from jaxdeck.read.contained import check
 from jaxdeck.read.fences import MARKDOWN
-from jaxdeck.read.formats import header_line_count
 from jaxdeck.read.loads import check_raw_html
 from jaxdeck.read.problems import Problems
 from jaxdeck.read.structure import trailing_attributes
+from jaxdeck.read.yaml_header import header_line_count
 from jaxdeck.tokens import parsed
 
 

@@ -26,13 +26,13 @@ from jaxdeck.errors import DeckError, display_path
 from jaxdeck.markers import CLASSES, TAGS
 from jaxdeck.options import DeckOptions
 from jaxdeck.read.fences import FENCE_START, check_fence_languages, check_fences
-from jaxdeck.read.formats import (bom_of, file_format, header_line_count, jupytext_config, read_in_format,
-                                  write_back)
+from jaxdeck.read.formats import bom_of, file_format, jupytext_config, read_in_format, write_back
 from jaxdeck.read.foreign import fenced_divs, image_attributes
 from jaxdeck.read.header import check_header, raise_header_error
 from jaxdeck.read.pictures import check_slide_images, remote_images
 from jaxdeck.read.problems import Problems, closest
 from jaxdeck.read.structure import trailing_attributes
+from jaxdeck.read.yaml_header import header_line_count
 from jaxdeck.records import update_build
 
 
