@@ -56,7 +56,7 @@ PACKAGE = Path(__file__).resolve().parent
 #: jaxdeck's modules and the distributions whose code shapes each artefact (a change rebuilds it)
 CODE = {
     "notebook": ("read/__init__.py", "read/source.py", "read/header.py", "read/fences.py", "read/pictures.py",
-                 "read/formats.py", "read/yaml_header.py", "read/images.py", "read/structure.py",
+                 "read/formats.py", "read/yaml_header.py", "read/images.py", "read/structure.py", "read/breaks.py",
                  "read/contained.py", "read/loads.py", "execute/__init__.py", "execute/cache.py", "execute/limits.py",
                  "execute/where.py", "markers.py", "records.py", "options.py", "trust.py", "untrusted.py",
                  "places.py", "execute/frozen.py", "machines.py", "execute/shape.py", "read/problems.py",
@@ -67,11 +67,11 @@ CODE = {
              "html/fit_cuts.py", "html/fit_measure.py", "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py",
              "html/outputs.py", "browser.py", "pages.py", "options.py", "read/structure.py", "read/formats.py", "markers.py",
              "html/loads.py", "read/contained.py", "html/menu.py", "records.py", "places.py", "html/outputs_from.py",
-             "machines.py", "read/loads.py", "read/yaml_header.py"),
+             "machines.py", "read/loads.py", "read/yaml_header.py", "read/breaks.py"),
     "pdf": ("pdf/export.py", "pdf/layout.py", "browser.py", "pages.py", "read/structure.py", "read/formats.py", "markers.py",
             "records.py", "html/loads.py", "read/contained.py", "options.py", "html/__init__.py", "html/assets.py",
             "html/fit_record.py", "html/markdown.py", "html/myst/syntax.py", "places.py", "machines.py",
-            "read/loads.py", "read/yaml_header.py"),
+            "read/loads.py", "read/yaml_header.py", "read/breaks.py"),
     "single": ("html/single.py", "places.py", "read/loads.py", "read/contained.py"),
     "article": ("article/export.py", "article/sections.py", "html/__init__.py", "html/export.py", "html/shown.py",
                 "html/exporter.py", "html/layout.py", "html/assets.py", "html/markdown.py", "html/myst/__init__.py",
@@ -80,7 +80,7 @@ CODE = {
                 "html/fit_record.py", "html/fit_tall.py", "html/fit_long.py", "browser.py", "pages.py", "options.py",
                 "read/structure.py", "read/formats.py", "markers.py", "records.py", "places.py", "html/loads.py",
                 "read/contained.py", "html/menu.py", "html/outputs_from.py", "machines.py",
-                "read/loads.py", "read/yaml_header.py"),
+                "read/loads.py", "read/yaml_header.py", "read/breaks.py"),
 }
 #: where each stage's code starts; tests/test_stamps.py follows their imports and fails when a module
 #: they reach is neither in CODE nor in PLUMBING
