@@ -11,7 +11,7 @@ The server loads our JupyterLab extension for RISE's page from ``labextensions/`
 ``make`` from ``extension/``) and refuses to start without it (:func:`check_extension`).
 
 Kernels inherit the server's environment, which gets the GPU settings the build uses
-(:func:`jaxdeck.execute.kernel.kernel_env`: no full-memory preallocation on a shared GPU box,
+(:func:`jaxdeck.execute.spec.kernel_env`: no full-memory preallocation on a shared GPU box,
 unless the user set ``XLA_PYTHON_CLIENT_PREALLOCATE`` already). jaxdeck itself never
 imports JAX: it only starts processes.
 
