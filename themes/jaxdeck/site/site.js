@@ -55,7 +55,9 @@
   function snippet(text, wanted) {
     const lower = text.toLowerCase();
     const at = Math.max(0, Math.min(...wanted.map(w => lower.indexOf(w)).filter(k => k >= 0)));
-    const start = Math.max(0, at - AROUND), end = Math.min(text.length, at + AROUND * 2);
+    let start = Math.max(0, at - AROUND), end = Math.min(text.length, at + AROUND * 2);
+    if (start) { const space = text.indexOf(' ', start); if (space >= 0 && space < at) start = space + 1; }  // whole words
+    if (end < text.length) { const space = text.lastIndexOf(' ', end); if (space > at) end = space; }
     const part = (start ? '… ' : '') + text.slice(start, end).replace(/\s+/g, ' ') + (end < text.length ? ' …' : '');
     const out = document.createDocumentFragment();
     const pattern = new RegExp(wanted.map(w => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
