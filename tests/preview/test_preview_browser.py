@@ -12,7 +12,7 @@ import psutil
 import pytest
 
 from jaxdeck.browser import script
-from support import ROOT, SIGNAL_IN_A_THREAD, kernels_under, previewing, still_running
+from support import ROOT, SIGNAL_IN_A_THREAD, kernels_under, previewing, still_running, wait_for
 
 #: starts a kernel, a server, a browser or a build (not in `make test-quick`)
 pytestmark = pytest.mark.heavy
@@ -93,9 +93,9 @@ def test_a_stop_signal_ends_the_preview_and_its_kernel(preview, signum):
     children = once_a_kernel_runs(process)
     process.send_signal(signum)
     process.wait(timeout=90)  # a hang guard: shutting down joins the priming and rebuild threads (10 s each), slower on a loaded machine
-    time.sleep(0.2)  # what it printed last, read
+    process.drain.join(30)  # what it printed last, read
     assert process.returncode == (0 if signum == signal.SIGINT else 128 + signum), "".join(process.printed)
-    assert not still_running(children)
+    wait_for(lambda: not still_running(children), 30, "the preview's kernel and other children to end")
     assert deck.read_text() == DECK
 
 
@@ -126,8 +126,7 @@ def test_a_preview_whose_shutdown_hangs_is_ended_by_its_deadline_with_its_kernel
     said = process.stderr.read()
     assert "stopped by SIGTERM" in said
     assert "error: still stopping 3 s after the signal" in said and "Thread 0x" in said, said  # where it hung, to report
-    time.sleep(0.2)
-    assert not still_running(children)
+    wait_for(lambda: not still_running(children), 30, "the preview's kernel and other children to end")
 
 
 def test_a_stop_signal_taken_by_another_thread_still_ends_the_preview(tmp_path):
@@ -152,8 +151,7 @@ def test_a_stop_signal_taken_by_another_thread_still_ends_the_preview(tmp_path):
     said = process.stdout.read()
     assert process.returncode == 128 + signal.SIGTERM, said
     assert "SIGTERM: stopping the preview" in said, said
-    time.sleep(0.2)
-    assert not still_running(children)
+    wait_for(lambda: not still_running(children), 30, "the preview's kernel and other children to end")
 
 
 @pytest.mark.browser
