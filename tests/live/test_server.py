@@ -7,6 +7,7 @@ The stop-signal tests start one of their own each, since they end it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -237,14 +238,24 @@ def test_edit_through_the_contents_api_is_saved_into_the_markdown(server, repo):
 
 
 @pytest.mark.heavy
-def test_ctrl_c_stops_the_server_and_its_kernels(server):
-    process = server["process"]
-    children = psutil.Process(process.pid).children(recursive=True)
-    assert children
-    process.send_signal(signal.SIGINT)
-    assert process.wait(30) == 0
-    gone, alive = psutil.wait_procs(children, timeout=15)
-    assert not alive
+def test_ctrl_c_stops_the_server_and_its_kernels(repo):
+    """A server of its own: the module's is shared by the other tests, in any order."""
+    process = start_present(repo)["process"]
+    children: list[psutil.Process] = []
+    try:
+        children = psutil.Process(process.pid).children(recursive=True)
+        assert children
+        process.send_signal(signal.SIGINT)
+        assert process.wait(60) == 0  # a hang guard
+        _, alive = psutil.wait_procs(children, timeout=30)
+        assert not alive, alive
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+        for leftover in children:
+            with contextlib.suppress(psutil.Error):
+                leftover.kill()
 
 
 @pytest.mark.heavy
@@ -252,13 +263,16 @@ def test_ctrl_c_stops_the_server_and_its_kernels(server):
     (signal.SIGTERM, (), False),
     (signal.SIGHUP, (), False),
     (signal.SIGTERM, (signal.SIGINT, signal.SIGHUP, signal.SIGTERM), False),
-    (signal.SIGTERM, (), True),
+    # timed: with the machine to itself (`make test` runs these after the others)
+    pytest.param(signal.SIGTERM, (), True, marks=pytest.mark.alone),
 ], ids=["SIGTERM", "SIGHUP", "SIGTERM-then-more-during-the-shutdown", "SIGTERM-with-a-stuck-kernel"])
 def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, signum, then, stuck):
     """`kill`, a closed terminal, a dropped SSH session: nothing is left running, listening or on disk.
 
     Signals that come while it shuts down (``then``) are ignored: the shutdown still finishes.
-    A kernel that does not answer Jupyter's shutdown (``stuck``: SIGSTOPped) is SIGKILLed.
+    A kernel that does not answer Jupyter's shutdown (``stuck``: SIGSTOPped) is SIGKILLed after
+    ``STOP_WAIT``, not waited for: what the presenter waits on, so that case is timed. The waits
+    of the others are hang guards.
     """
     present = start_present(repo)
     process = present["process"]
@@ -288,14 +302,15 @@ def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, sign
         process.send_signal(signum)
         said = ""
         if then:  # once it says it is shutting down: pending together, signals are taken lowest number first
-            said = shutting_down(process, signalled + 5)
+            said = shutting_down(process, signalled + 60)
             assert said, "no stopping line"
         for later in then:
             time.sleep(0.05)
             if process.poll() is None:
                 process.send_signal(later)
-        assert process.wait(max(0.1, signalled + 5 - time.monotonic())) == 128 + signum
-        _, alive = psutil.wait_procs(descendants, timeout=max(0.0, signalled + 5 - time.monotonic()))
+        assert process.wait(60) == 128 + signum
+        elapsed = time.monotonic() - signalled
+        _, alive = psutil.wait_procs(descendants, timeout=30)
         assert not alive, alive
         # the port is free: nothing listens there, a new server can bind it. Bound as Jupyter and
         # check_port bind (SO_REUSEADDR), since the connections the server closed sit in TIME_WAIT.
@@ -305,9 +320,9 @@ def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, sign
             s.listen()
         check_port("127.0.0.1", port)  # what `make present PORT=...` checks before it starts
         assert not home.exists()
-        elapsed = time.monotonic() - signalled
-        assert elapsed < 5
-        print(f"{signal.Signals(signum).name}: everything gone {elapsed:.2f} s after the signal")
+        print(f"{signal.Signals(signum).name}: the server gone {elapsed:.2f} s after the signal")
+        if stuck:
+            assert elapsed < 5, f"the server waited {elapsed:.1f} s on a kernel that does not answer"
 
         output = said + process.stdout.read()
         assert f"{signal.Signals(signum).name}: stopping the Jupyter server..." in output
