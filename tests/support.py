@@ -150,12 +150,13 @@ def shared_folder(tmp_path_factory, name: str) -> Path:
 
 
 @contextlib.contextmanager
-def presenting(repo: Path, deck: str):
-    """`python -m jaxdeck present DECK --port 0 --no-browser` in ``repo``, as a presenter starts it;
-    yields {"process", "base", "token"} and stops it with Ctrl-C."""
+def presenting(repo: Path, deck: str, env: dict | None = None):
+    """`python -m jaxdeck present DECK --port 0 --no-browser` in ``repo``, as a presenter starts it (``env``:
+    variables of its own, this process's left as they are); yields {"process", "base", "token"} and stops it
+    with Ctrl-C."""
     import pytest
 
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     process = subprocess.Popen([sys.executable, "-u", "-m", "jaxdeck", "present", deck,
                                 "--port", "0", "--no-browser"], cwd=repo, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
