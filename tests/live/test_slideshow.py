@@ -99,23 +99,26 @@ def live(browser, server, remote):
         page.close()
 
 
-#: true once the slide ``[h, v]`` is current, two frames have been drawn since, and in the live
-#: view the selected cell (moved by RISE a moment after the slide changes) is on it, when it has cells
-SETTLED = """async ([reveal, h, v]) => {
+#: true once the slide ``[h, v]`` is current and, in the live view, the selected cell (moved by RISE a
+#: moment after the slide changes) is on it, when it has cells. Not async: wait_for_function takes the
+#: promise an async function returns for a true value at once
+SETTLED = """([reveal, h, v]) => {
   const at = eval(reveal).getIndices();
   if (at.h !== h || (at.v || 0) !== v) return false;
-  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
   const slide = document.querySelector('.reveal .slides section.present');
   const cells = slide ? slide.querySelectorAll('.jp-Cell') : [];
   return !cells.length || !!slide.querySelector('.jp-Cell.jp-mod-active') || !document.querySelector('.jp-Cell.jp-mod-active');
 }"""
+#: two frames drawn: what a layout observer or a frame callback does after a change has run
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def go(page, where, live=True):
     reveal = "window.jaxdeckLive.reveal" if live else "window.Reveal"
     page.evaluate(f"([h, v]) => {reveal}.slide(h, v)", list(where))
-    # on that slide, laid out (two frames drawn), and RISE done moving the selection onto it
-    page.wait_for_function(SETTLED, arg=[reveal, *where], timeout=10000)
+    # on that slide, RISE done moving the selection onto it, and laid out (two frames drawn)
+    page.wait_for_function(SETTLED, arg=[reveal, *where], timeout=30000)
+    page.evaluate(TWO_FRAMES)
 
 
 def static_sizes(browser, html, width, height):
@@ -162,6 +165,14 @@ DRAWN = """() => { const s = window.jaxdeckLive.reveal.getSlidesElement(), r = s
           top: Math.round(r.top), bottom: Math.round(r.bottom)}; }"""
 
 
+#: the size of the slides' box (`.reveal`), which JupyterLab sizes after the window
+BOX = "() => { const r = document.querySelector('.reveal').getBoundingClientRect(); return [r.width, r.height]; }"
+#: the slides' box has grown past ``[width, height]`` and JupyterLab's panels are done growing (a transition)
+GROWN = """([w, h]) => { const r = document.querySelector('.reveal').getBoundingClientRect();
+  return r.width > w && r.height > h
+         && [...document.querySelectorAll('.jp-MainAreaWidget')].every(panel => panel.getAnimations().length === 0); }"""
+
+
 def test_a_window_grown_to_the_projector_draws_the_slide_larger(browser, server, remote):
     """A real window resize (the page follows its window, as a browser's does), not an emulated viewport."""
     context = browser.new_context(no_viewport=True)
@@ -184,8 +195,10 @@ def test_a_window_grown_to_the_projector_draws_the_slide_larger(browser, server,
         go(page, WHERE["code"])
         code = ELEMENTS["code"][1]
         before = page.evaluate(SCALED_FONT, [code, True])
+        box = page.evaluate(BOX)
         window_size(1920, 1080)  # dragged to the projector and made full screen, on the same slide
-        page.wait_for_timeout(500)
+        page.wait_for_function(GROWN, arg=box, timeout=30000)
+        page.evaluate(TWO_FRAMES)  # the box's resize observer has laid the slides out again
         after = page.evaluate(SCALED_FONT, [code, True])
         drawn = page.evaluate(DRAWN)
     finally:
@@ -224,6 +237,12 @@ def test_columns_sit_side_by_side(live):
     assert left["width"] > 100 and right["width"] > 100
 
 
+#: ``n`` step fragments of the slide's listing shown by reveal.js, and no fade of its lines still running
+STEPPED = """n => { const slide = document.querySelector('.reveal .slides section.present');
+  return slide.querySelectorAll('.jd-step.fragment.visible').length === n
+         && slide.querySelector('.jd-listing').getAnimations({subtree: true}).length === 0; }"""
+
+
 def test_highlight_steps_move_through_their_lines(live):
     page = live("example.md")
     go(page, STEPS)
@@ -231,10 +250,12 @@ def test_highlight_steps_move_through_their_lines(live):
     opacity = ("n => [...document.querySelectorAll('.reveal .slides section.present .jd-listing .cm-line')]"
                ".map(e => getComputedStyle(e).opacity === '1')")
     seen = []
-    for _ in range(3):  # highlight="1|2-3|4": each step shows its own lines
-        page.wait_for_timeout(700)
+    for step in range(3):  # highlight="1|2-3|4": each step shows its own lines
+        if step:
+            page.keyboard.press("ArrowRight")
+        # reveal.js has shown as many of the listing's step fragments, and the lines' fades are over
+        page.wait_for_function(STEPPED, arg=step, timeout=30000)
         seen.append((page.get_attribute(listing, "data-jd-step"), page.evaluate(opacity, None)))
-        page.keyboard.press("ArrowRight")
     assert seen == [("0", [True, False, False, False]), ("1", [False, True, True, False]),
                     ("2", [False, False, False, True])]
 
@@ -393,9 +414,22 @@ def test_the_first_shift_enter_runs_the_slides_code(talk):
     go(talk, (1, 0))
     talk.keyboard.press("Shift+Enter")  # no click first
     go(talk, (2, 0))
+    clear_outputs(talk)
     talk.keyboard.press("Shift+Enter")
     wait_output(talk, "answer 42", 60)
     assert talk.evaluate("window.jaxdeckLive.reveal.getIndices().h") == 2  # still on the demo's slide
+
+
+#: the slide's code cell has been sent to the kernel, after any earlier cells it needed, and the kernel is busy with it
+SLEEPING = """() => { const live = window.jaxdeckLive;
+  const cell = live.panel.content.widgets.find(c => c.model.type === 'code' && c.node.closest('section.present'));
+  return live.ran.has(cell.model.id) && live.panel.sessionContext.session.kernel.status === 'busy'; }"""
+
+
+def clear_outputs(page) -> None:
+    """Clear the outputs of the code cells on the slide on show, so that what a test waits for is from its own run."""
+    page.evaluate("() => window.jaxdeckLive.panel.content.widgets.filter(c => c.model.type === 'code'"
+                  " && c.node.closest('section.present')).forEach(c => c.model.outputs.clear())")
 
 
 def in_kernel(page, code: str) -> None:
@@ -405,27 +439,33 @@ def in_kernel(page, code: str) -> None:
 
 def test_a_claim_check_runs_quietly_after_its_cell_and_a_failure_is_one_status_line(talk):
     go(talk, (2, 0))
-    talk.keyboard.press("Shift+Enter")
+    clear_outputs(talk)
+    checked = talk.evaluate("window.jaxdeckLive.checks.length")
+    talk.keyboard.press("Shift+Enter")  # the setup first, quietly, when this kernel has not run it
     wait_output(talk, "answer 42", 60)
-    talk.wait_for_function("() => window.jaxdeckLive.checks.length >= 1", timeout=30000)
+    talk.wait_for_function("n => window.jaxdeckLive.checks.length > n", arg=checked, timeout=30000)
     assert talk.evaluate("window.jaxdeckLive.checks.at(-1).ok") is True
-    assert not talk.is_visible(".jd-live-status")
+    assert "no longer holds" not in talk.inner_text(".jd-live-status")  # a claim that holds says nothing
     # the check's source is on no slide
     shown = talk.eval_on_selector_all(".reveal .slides section .jp-Cell:not(.jp-mod-hidden)",
                                       "els => els.filter(e => e.offsetParent !== null).map(e => e.innerText).join('\\n')")
     assert "expected the answer 42" not in shown
     in_kernel(talk, "base = 99")  # the machine no longer gives what the slide claims
-    talk.keyboard.press("Shift+Enter")
-    wait_output(talk, "answer 100")
-    wait_status(talk, "no longer holds here: expected the answer 42, got 100", 30)
-    assert "AssertionError" not in outputs_on_slide(talk) and "Traceback" not in outputs_on_slide(talk)
-    in_kernel(talk, "base = 41")
+    try:
+        clear_outputs(talk)
+        talk.keyboard.press("Shift+Enter")
+        wait_output(talk, "answer 100")
+        wait_status(talk, "no longer holds here: expected the answer 42, got 100", 30)
+        assert "AssertionError" not in outputs_on_slide(talk) and "Traceback" not in outputs_on_slide(talk)
+    finally:
+        in_kernel(talk, "base = 41")  # what the setup gives, for the tests that share this page
 
 
 def test_interrupt_key_stops_a_long_cell_and_the_kernel_survives(talk):
     go(talk, (3, 0))
+    clear_outputs(talk)
     talk.keyboard.press("Shift+Enter")
-    talk.wait_for_timeout(1500)  # the cell is sleeping now
+    talk.wait_for_function(SLEEPING, timeout=60000)  # the earlier cells it needs run first, quietly
     started = time.monotonic()
     talk.keyboard.press("i")
     talk.keyboard.press("i")
@@ -433,8 +473,8 @@ def test_interrupt_key_stops_a_long_cell_and_the_kernel_survives(talk):
     assert time.monotonic() - started < 2.0
     assert not re.search(r"^slept$", outputs_on_slide(talk), re.M)  # the print after the sleep never ran
     go(talk, (2, 0))
+    clear_outputs(talk)
     talk.keyboard.press("Shift+Enter")
-    talk.wait_for_timeout(300)
     wait_output(talk, "answer 42")  # same kernel: `base` is still defined
 
 
