@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from pathlib import Path
 
 import pytest
 
-from support import kernels_under, run_cli
+from support import RUN_MARK, run_cli, started_by
 from jaxdeck.build import cpu_shares, default_jobs
 
 CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -93,7 +94,9 @@ def test_a_failing_deck_does_not_stop_the_others_and_every_failure_is_listed(tmp
              write(tmp_path, "b", body="# B\n\nNote: fails.\n\n```python\n1 / 0\n```\n"),
              write(tmp_path, "c"),
              write(tmp_path, "d", body="# D\n\nNote: fails too.\n\n```python\nx = 1\nundefined\n```\n")]
-    done = run_cli("build", "--jobs", jobs, *map(str, decks), "--out", str(tmp_path / "build"), cwd=tmp_path)
+    mark = uuid.uuid4().hex  # every process the build starts carries it: its kernels outlive it only if left
+    done = run_cli("build", "--jobs", jobs, *map(str, decks), "--out", str(tmp_path / "build"), cwd=tmp_path,
+                   env={RUN_MARK: mark})
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 3, done.stderr
@@ -104,7 +107,7 @@ def test_a_failing_deck_does_not_stop_the_others_and_every_failure_is_listed(tmp
     assert done.stdout.splitlines() == [f"{decks[0]}: executed 1 cell, HTML", f"{decks[2]}: executed 1 cell, HTML"]
     built = {p.stem for p in (tmp_path / "build" / "notebooks").glob("*.ipynb")}
     assert built == {"a", "c"}
-    assert not kernels_under(os.getpid())
+    assert started_by(mark) == []
     verbose = run_cli("build", "--verbose", str(decks[1]), "--out", str(tmp_path / "build"), cwd=tmp_path)
     assert "ZeroDivisionError" in verbose.stderr.splitlines()[-2] and "Cell In[1], line 1" in verbose.stderr
     assert verbose.stderr.strip().splitlines()[-1].startswith(f"error: {decks[1]}:6")
