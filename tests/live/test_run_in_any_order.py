@@ -10,7 +10,9 @@ listing that would fail if it ran. The same page's console must stay clean of wa
 
 from __future__ import annotations
 
+import json
 import shutil
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -75,15 +77,29 @@ def server(tmp_path_factory):
         yield started
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def console():
     """What the page logged as a warning or an error, or threw."""
     return []
 
 
-@pytest.fixture(scope="module")
+def end_sessions(server) -> None:
+    """End every session of the server, and its kernel: the next page starts a kernel of its own."""
+    def call(method: str, path: str):
+        request = urllib.request.Request(f"{server['base']}/api/{path}", method=method,
+                                         headers={"Authorization": f"token {server['token']}"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.loads(response.read() or b"null")
+
+    for session in call("GET", "sessions"):
+        call("DELETE", f"sessions/{session['id']}")
+
+
+@pytest.fixture
 def page(browser, server, console):
-    """The live slideshow, watched from before it loads; one page, driven by the tests in order."""
+    """The live slideshow on a kernel of its own, watched from before it loads: each test starts where a
+    presenter does, whatever ran before it."""
+    end_sessions(server)
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.on("console", lambda m: console.append((m.type, m.text, m.location.get("url", "")))
             if m.type in ("warning", "error") else None)
@@ -94,11 +110,16 @@ def page(browser, server, console):
     page.close()
 
 
+#: on the slide ``[h, v]``, and RISE's selection (moved a moment after the slide changes) on it, when it has cells
+ON_SLIDE = """([h, v]) => { const at = window.jaxdeckLive.reveal.getIndices();
+  if (at.h !== h || (at.v || 0) !== v) return false;
+  const slide = document.querySelector('.reveal .slides section.present');
+  return !slide.querySelector('.jp-Cell') || !!slide.querySelector('.jp-Cell.jp-mod-active'); }"""
+
+
 def go(page, where) -> None:
     page.evaluate("([h, v]) => window.jaxdeckLive.reveal.slide(h, v)", list(where))
-    page.wait_for_function("([h, v]) => { const at = window.jaxdeckLive.reveal.getIndices();"
-                           " return at.h === h && (at.v || 0) === v; }", arg=list(where), timeout=10000)
-    page.wait_for_timeout(600)  # past RISE's selection of the slide's first cell
+    page.wait_for_function(ON_SLIDE, arg=list(where), timeout=30000)
 
 
 def status(page) -> str:
@@ -152,9 +173,14 @@ def test_the_setup_runs_when_the_kernel_starts_and_the_first_shift_enter_on_the_
 
 def test_the_live_page_logs_no_warning_or_error_of_ours(page, console):
     """Everything the page logged while it loaded, ran the setup and ran a slide with the cells before
-    it (the test above): warnings and errors alike, less the messages of RISE's own page and of the
-    ipywidgets manager named in NOT_OURS, each of which must still be there."""
-    page.wait_for_timeout(1000)
+    it: warnings and errors alike, less the messages of RISE's own page and of the ipywidgets manager
+    named in NOT_OURS, each of which must still be there."""
+    wait_status(page, r"^Ran the setup cell")
+    go(page, FIVE)
+    page.keyboard.press("Shift+Enter")
+    wait_output(page, "five")
+    wait_status(page, r"^Ran 5 earlier cells first")
+    page.wait_for_function("() => window.jaxdeckLive.panel.sessionContext.session.kernel.status === 'idle'", timeout=30000)
     ours = [message for message in console if not not_ours(message[1], message[2])]
     assert ours == [], ours
     seen = {(where, said) for where, said in NOT_OURS for _, text, url in console
@@ -162,7 +188,13 @@ def test_the_live_page_logs_no_warning_or_error_of_ours(page, console):
     assert seen == set(NOT_OURS), set(NOT_OURS) - seen  # each named message is still what the page logs
 
 
+#: the execution count of the code cell on the slide on show (it grows each time that cell runs)
+EXECUTION_COUNT = """(() => window.jaxdeckLive.panel.content.widgets
+  .find(c => c.model.type === 'code' && c.node.closest('section.present')).model.executionCount ?? 0)"""
+
+
 def test_a_restart_runs_the_setup_again_and_forgets_what_ran(page, console):
+    wait_status(page, r"^Ran the setup cell")
     go(page, FOUR)
     before = len(console)
     page.keyboard.press("Escape")
@@ -178,10 +210,10 @@ def test_a_restart_runs_the_setup_again_and_forgets_what_ran(page, console):
     assert outputs(page, FOUR) == "four 2.0"
     assert status(page).startswith("Ran 4 earlier cells first ("), status(page)  # one, two, its check, three
     assert kernel_value(page, "runs_of_one") == "1"
+    count = page.evaluate(EXECUTION_COUNT)
     page.keyboard.press("Shift+Enter")  # the slide again: everything before it ran in this kernel already
-    page.wait_for_function("() => window.jaxdeckLive.panel.sessionContext.session.kernel.status === 'idle'", timeout=30000)
-    page.wait_for_timeout(500)
-    assert kernel_value(page, "runs_of_one") == "1"  # not run again
+    page.wait_for_function(f"() => {EXECUTION_COUNT}() > {count}", timeout=30000)  # the slide's own cell ran again
+    assert kernel_value(page, "runs_of_one") == "1"  # and nothing before it
     # the one message a restart logs: @jupyterlab/services' kernel connection reconnects its websocket
     # to the restarted kernel by the path it takes for a lost link, and says so, 0 s being its first delay
     logged = console[before:]
@@ -190,6 +222,7 @@ def test_a_restart_runs_the_setup_again_and_forgets_what_ran(page, console):
 
 
 def test_an_earlier_cell_that_fails_shows_its_error_and_the_slide_waits(page):
+    wait_status(page, r"^Ran the setup cell")
     go(page, TWO)
     page.keyboard.press("Escape")
     page.evaluate("() => document.activeElement.blur()")
@@ -208,6 +241,7 @@ def test_an_earlier_cell_that_fails_shows_its_error_and_the_slide_waits(page):
 
 
 def test_shift_enter_on_a_slide_without_code_says_there_is_none(page):
+    wait_status(page, r"^Ran the setup cell")
     go(page, TITLE)
     page.keyboard.press("Shift+Enter")
     wait_status(page, r"^No code to run on this slide\.$", timeout=10)
