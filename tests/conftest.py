@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import support  # noqa: F401  (puts the repository on sys.path first)
+from clock_checks import LEFT_OUT
 
 
 @pytest.fixture
@@ -142,3 +143,27 @@ def unreachable_index() -> str | None:
 def pytest_runtest_setup(item):
     if item.get_closest_marker("network") and unreachable_index():
         pytest.skip(f"{unreachable_index()}; this test installs from it")
+
+
+#: the clock-reading checks each matrix test left out (tests/clock_checks.py), by the test's id: said at the end
+_left_out: dict[str, list[str]] = {}
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        for key, value in report.user_properties:  # under pytest-xdist, as the worker sent them
+            if key == LEFT_OUT and value:
+                _left_out[report.nodeid] = list(value)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Names the checks the device and version matrices left out, with the runs that left them out: every
+    other check ran there; these hold in each deck's own build and on a GPU."""
+    if not _left_out:
+        return
+    runs: dict[tuple[str, ...], list[str]] = {}
+    for nodeid, checks in sorted(_left_out.items()):
+        runs.setdefault(tuple(checks), []).append(nodeid.split("[", 1)[-1].rstrip("]"))
+    terminalreporter.section("clock-reading checks left out of the matrices (each holds in its deck's own build)")
+    for checks, ids in runs.items():
+        terminalreporter.write_line(f"{', '.join(checks)}  (left out at {', '.join(ids)})")

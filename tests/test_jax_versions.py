@@ -8,7 +8,8 @@ kernel, a fresh one, runs on that JAX, a cell error or a failed claim check fail
 the others are built all the same. One test per deck and version reads that deck's share of the
 run: its line in the build's report (executed), and an executed notebook that names the version.
 The decks' timings are taken with a quarter of their budget (``DEMOS_TIMING_BUDGET_SCALE``), as in
-the device matrix: these builds check that cells run and claims hold, no figure is read.
+the device matrix: these builds check that cells run and claims hold, no figure is read. The decks are
+built without the checks that read a clock (tests/clock_checks.py), each one named in the run's summary.
 Parametrised over slides/. A slower group of its own: ``-m versions`` runs only it; under
 pytest-xdist each version's tests keep to one worker, which runs that version's build once.
 """
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from clock_checks import LEFT_OUT, decks_without_clock_checks
 from support import DECKS, bare_venv, deck_id, see_the_project
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,16 +42,18 @@ pytestmark = [pytest.mark.versions, pytest.mark.skipif(not DECKS, reason="no dec
 @dataclass(frozen=True)
 class VersionBuild:
     """One CLI build of every deck at one JAX: where it wrote, its exit status (None: it ran out of
-    time) and what it printed."""
+    time), what it printed, the copy of each deck it built and the checks each copy left out."""
 
     out: Path
     returncode: int | None
     stdout: str
     stderr: str
+    copies: dict[Path, Path]
+    left_out: dict[Path, list[str]]
 
     def reported(self, deck: Path) -> list[str]:
-        """The report's lines for ``deck`` (``DECK: executed N cells, HTML`` once it is built)."""
-        return [line for line in self.stdout.splitlines() if line.startswith(f"{deck}: ")]
+        """The report's lines for ``deck`` (``COPY: executed N cells, HTML`` once it is built)."""
+        return [line for line in self.stdout.splitlines() if line.startswith(f"{self.copies[deck]}: ")]
 
     def notebook(self, deck: Path) -> Path:
         return self.out / "notebooks" / f"{deck.stem}.ipynb"
@@ -88,17 +92,18 @@ def built_at(python_with, tmp_path_factory):
         if version not in made:
             python = python_with(version)
             out = tmp_path_factory.mktemp(f"build-{version}")
+            copies, left_out = decks_without_clock_checks(DECKS, tmp_path_factory.mktemp(f"decks-{version}"))
             env = {k: v for k, v in os.environ.items() if k not in ("JAXDECK_DEVICES", "PYTHONPATH")}
             env["DEMOS_TIMING_BUDGET_SCALE"] = "0.25"
             try:
                 done = subprocess.run([python, "-m", "jaxdeck", "build", "--no-cache", "--jobs", "1",
-                                       "--out", str(out), *map(str, DECKS)], cwd=ROOT, env=env, capture_output=True,
-                                      text=True, timeout=BUILD_S)
-                made[version] = VersionBuild(out, done.returncode, done.stdout, done.stderr)
+                                       "--out", str(out), *(f"slides/{c.name}" for c in copies)], cwd=copies[0].parent.parent, env=env,
+                                      capture_output=True, text=True, timeout=BUILD_S)
+                said = done.returncode, done.stdout, done.stderr
             except subprocess.TimeoutExpired as late:
-                said = lambda s: s.decode(errors="replace") if isinstance(s, bytes) else s or ""  # noqa: E731
-                made[version] = VersionBuild(out, None, said(late.stdout),
-                                             said(late.stderr) + f"\n(the build ran past {BUILD_S} s)")
+                text = lambda s: s.decode(errors="replace") if isinstance(s, bytes) else s or ""  # noqa: E731
+                said = None, text(late.stdout), text(late.stderr) + f"\n(the build ran past {BUILD_S} s)"
+            made[version] = VersionBuild(out, *said, {d: Path("slides") / c.name for d, c in zip(DECKS, copies)}, left_out)
         return made[version]
 
     return build
@@ -106,12 +111,13 @@ def built_at(python_with, tmp_path_factory):
 
 @pytest.mark.parametrize("version", [pytest.param(v, marks=pytest.mark.xdist_group(f"jax-{v}")) for v in VERSIONS])
 @pytest.mark.parametrize("deck", DECKS, ids=deck_id)
-def test_every_deck_builds_with_every_check_holding_at_this_jax(deck, version, built_at):
+def test_every_deck_builds_with_every_check_holding_at_this_jax(deck, version, built_at, record_property):
     run = built_at(version)
+    record_property(LEFT_OUT, run.left_out[deck])
     printed = run.stdout + run.stderr
     reported = run.reported(deck)
     # a cell error or a failed check fails this deck alone: no report line, its error in what the build printed
-    assert reported and reported[0].startswith(f"{deck}: executed "), printed
+    assert reported and reported[0].startswith(f"{run.copies[deck]}: executed "), printed
     # a build that failed although every deck was built (a bug after the last deck) fails every deck's test
     assert run.returncode == 0 or not all(run.reported(d) for d in DECKS), printed
     nb = json.loads(run.notebook(deck).read_text(encoding="utf-8"))
