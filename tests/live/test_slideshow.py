@@ -99,16 +99,10 @@ def live(browser, server, remote):
         page.close()
 
 
-#: true once the slide ``[h, v]`` is current and, in the live view, the selected cell (moved by RISE a
-#: moment after the slide changes) is on it, when it has cells. Not async: wait_for_function takes the
-#: promise an async function returns for a true value at once
-SETTLED = """([reveal, h, v]) => {
-  const at = eval(reveal).getIndices();
-  if (at.h !== h || (at.v || 0) !== v) return false;
-  const slide = document.querySelector('.reveal .slides section.present');
-  const cells = slide ? slide.querySelectorAll('.jp-Cell') : [];
-  return !cells.length || !!slide.querySelector('.jp-Cell.jp-mod-active') || !document.querySelector('.jp-Cell.jp-mod-active');
-}"""
+#: true once the slide ``[h, v]`` is current. Not async: wait_for_function takes the promise an async
+#: function returns for a true value at once. (RISE does not move the selection onto every slide: on the
+#: pauses slide the setup cell stays selected, so the selection is no sign of a settled slide.)
+SETTLED = """([reveal, h, v]) => { const at = eval(reveal).getIndices(); return at.h === h && (at.v || 0) === v; }"""
 #: two frames drawn: what a layout observer or a frame callback does after a change has run
 TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
@@ -116,7 +110,7 @@ TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnima
 def go(page, where, live=True):
     reveal = "window.jaxdeckLive.reveal" if live else "window.Reveal"
     page.evaluate(f"([h, v]) => {reveal}.slide(h, v)", list(where))
-    # on that slide, RISE done moving the selection onto it, and laid out (two frames drawn)
+    # on that slide, and laid out (two frames drawn)
     page.wait_for_function(SETTLED, arg=[reveal, *where], timeout=30000)
     page.evaluate(TWO_FRAMES)
 
