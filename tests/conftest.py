@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import support  # noqa: F401  (puts the repository on sys.path first)
+import session_builds
 from clock_checks import LEFT_OUT
 
 
@@ -46,7 +47,7 @@ def built(tmp_path_factory):
 
     Returns a function deck -> (Outputs, executed notebook).
     """
-    return support.deck_builder(support.shared_folder(tmp_path_factory, "build"), shared=True)
+    return session_builds.deck_builder(session_builds.shared_folder(tmp_path_factory, "build"), shared=True)
 
 
 @pytest.fixture(scope="session")
@@ -57,9 +58,9 @@ def built_notebooks(tmp_path_factory):
 
     from jaxdeck.atomic import write_bytes
 
-    root = support.shared_folder(tmp_path_factory, "notebooks")
+    root = session_builds.shared_folder(tmp_path_factory, "notebooks")
     write_bytes(root / "images" / f"{key(support.BADGE)}.svg", support.BADGE_SVG)
-    return support.deck_builder(root, shared=True)
+    return session_builds.deck_builder(root, shared=True)
 
 
 def pytest_sessionstart(session):
@@ -81,13 +82,13 @@ def pytest_sessionstart(session):
     from jaxdeck.build import build
     from jaxdeck.errors import DeckError
 
-    folder = support.shared_folder(config._tmp_path_factory, "build")
-    with support.session_environment():
+    folder = session_builds.shared_folder(config._tmp_path_factory, "build")
+    with session_builds.session_environment():
         for deck in support.DECKS:
             try:
                 build([deck], folder, jobs=1)
             except DeckError as err:
-                support.record_build_failure(folder, deck, err)
+                session_builds.record_build_failure(folder, deck, err)
             except Exception:  # a bug: the deck's tests build it again, and show its traceback
                 continue
 

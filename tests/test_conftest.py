@@ -33,7 +33,7 @@ def test_no_deck():
 
 def test_a_deck_that_fails_to_build_fails_its_own_tests_and_the_others_run(tmp_path):
     (tmp_path / "tests").mkdir()
-    for name in ("conftest.py", "support.py", "clock_checks.py"):
+    for name in ("conftest.py", "support.py", "session_builds.py", "clock_checks.py"):
         shutil.copy(ROOT / "tests" / name, tmp_path / "tests" / name)
     (tmp_path / "tests" / "test_planted.py").write_text(SUITE, encoding="utf-8")
     shutil.copy(ROOT / "jupytext.toml", tmp_path / "jupytext.toml")
@@ -70,7 +70,7 @@ def test_installs():
 
 def test_a_test_that_needs_the_package_index_is_skipped_saying_why_when_it_cannot_be_reached(tmp_path):
     (tmp_path / "tests").mkdir()
-    for name in ("conftest.py", "support.py", "clock_checks.py"):
+    for name in ("conftest.py", "support.py", "session_builds.py", "clock_checks.py"):
         shutil.copy(ROOT / "tests" / name, tmp_path / "tests" / name)
     (tmp_path / "tests" / "test_planted.py").write_text(NETWORK_SUITE, encoding="utf-8")
     (tmp_path / "slides").mkdir()

@@ -189,7 +189,8 @@ def authors_deck(tmp_path_factory):
     into a slides/ folder of its own (its pictures beside it) and built there. Returns (deck, built)."""
     import shutil
 
-    from support import ROOT, deck_builder
+    from session_builds import deck_builder
+    from support import ROOT
 
     root = tmp_path_factory.mktemp("author")
     shutil.copytree(ROOT / "slides" / "images", root / "slides" / "images")
