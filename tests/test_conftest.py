@@ -14,6 +14,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 
+import pytest
+
 from support import ROOT
 
 SUITE = '''
@@ -31,6 +33,7 @@ def test_no_deck():
 '''
 
 
+@pytest.mark.heavy  # a run of pytest-xdist that builds a deck
 def test_a_deck_that_fails_to_build_fails_its_own_tests_and_the_others_run(tmp_path):
     (tmp_path / "tests").mkdir()
     for name in ("conftest.py", "support.py", "session_builds.py", "clock_checks.py"):
