@@ -39,7 +39,7 @@ TITLE, ONE, TWO, FOUR, FIVE = (0, 0), (2, 0), (3, 0), (6, 0), (7, 0)
 #: - the ipywidgets manager (@jupyter-widgets/jupyterlab-manager, from the locked jupyterlab_widgets)
 #:   was built against JupyterLab 4.6 and asks for ^4.6.2 (services ^7.6.2) of the page's shared
 #:   modules, which RISE's JupyterLab 4.3 page has at 4.3.4 (7.3.4); it is needed for live widgets,
-#:   and works with them (test_slideshow.py drags a slider).
+#:   and works with them (test_live_kernel.py drags a slider).
 NOT_OURS = (
     ("/static/rise/bundle.js", "Unsatisfied version 0.16.7 from _JUPYTERLAB.CORE_OUTPUT of shared singleton module "
                                "@jupyter/web-components (required ~0.13.3)"),

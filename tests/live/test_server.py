@@ -101,6 +101,16 @@ def server(repo):
         process.wait(30)
 
 
+def end_all(process, descendants) -> None:
+    """What a stop test that failed left: the CLI and what it started."""
+    if process.poll() is None:
+        process.kill()
+        process.wait(10)
+    for leftover in descendants:
+        with contextlib.suppress(psutil.Error):
+            leftover.kill()
+
+
 def base_and_token(url: str) -> tuple[str, str]:
     found = re.match(r"(http://127\.0\.0\.1:\d+)/rise/(\S+)\?token=(\S+)$", url)
     assert found, url
@@ -241,21 +251,15 @@ def test_edit_through_the_contents_api_is_saved_into_the_markdown(server, repo):
 def test_ctrl_c_stops_the_server_and_its_kernels(repo):
     """A server of its own: the module's is shared by the other tests, in any order."""
     process = start_present(repo)["process"]
-    children: list[psutil.Process] = []
+    children = psutil.Process(process.pid).children(recursive=True)
     try:
-        children = psutil.Process(process.pid).children(recursive=True)
         assert children
         process.send_signal(signal.SIGINT)
         assert process.wait(60) == 0  # a hang guard
         _, alive = psutil.wait_procs(children, timeout=30)
         assert not alive, alive
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
-        for leftover in children:
-            with contextlib.suppress(psutil.Error):
-                leftover.kill()
+        end_all(process, children)
 
 
 @pytest.mark.heavy
@@ -263,16 +267,14 @@ def test_ctrl_c_stops_the_server_and_its_kernels(repo):
     (signal.SIGTERM, (), False),
     (signal.SIGHUP, (), False),
     (signal.SIGTERM, (signal.SIGINT, signal.SIGHUP, signal.SIGTERM), False),
-    # timed: with the machine to itself (`make test` runs these after the others)
     pytest.param(signal.SIGTERM, (), True, marks=pytest.mark.alone),
 ], ids=["SIGTERM", "SIGHUP", "SIGTERM-then-more-during-the-shutdown", "SIGTERM-with-a-stuck-kernel"])
 def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, signum, then, stuck):
     """`kill`, a closed terminal, a dropped SSH session: nothing is left running, listening or on disk.
 
     Signals that come while it shuts down (``then``) are ignored: the shutdown still finishes.
-    A kernel that does not answer Jupyter's shutdown (``stuck``: SIGSTOPped) is SIGKILLed after
-    ``STOP_WAIT``, not waited for: what the presenter waits on, so that case is timed. The waits
-    of the others are hang guards.
+    A kernel that does not answer Jupyter's shutdown (``stuck``: SIGSTOPped) is SIGKILLed, not waited
+    for: that case alone is timed (in the alone pass); the other waits are hang guards.
     """
     present = start_present(repo)
     process = present["process"]
@@ -328,14 +330,7 @@ def test_a_stop_signal_stops_the_server_and_its_kernels_and_cleans_up(repo, sign
         assert f"{signal.Signals(signum).name}: stopping the Jupyter server..." in output
         assert "Traceback" not in output
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
-        for leftover in descendants:
-            try:
-                leftover.kill()
-            except psutil.Error:
-                pass
+        end_all(process, descendants)
 
 
 def test_non_loopback_needs_an_explicit_flag():
