@@ -13,7 +13,6 @@ Every page records the URLs it asks for: none may leave the loopback address.
 from __future__ import annotations
 
 import re
-import shutil
 import signal
 import time
 from pathlib import Path
@@ -21,7 +20,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from support import kernels_under, presenting, wait_for
+from live_pages import open_live, presented_copy
+from support import kernels_under, wait_for
 
 #: its keys race RISE's own delays on a busy machine: `make test` runs it after the parallel part
 pytestmark = pytest.mark.alone
@@ -33,11 +33,7 @@ DECK = ROOT / "tests" / "fixtures" / "live_talk.md"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """`python -m jaxdeck present --port 0 --no-browser` on a small repository: jupytext.toml and the fixture."""
-    root = tmp_path_factory.mktemp("live-kernel")
-    shutil.copy(ROOT / "jupytext.toml", root / "jupytext.toml")
-    (root / "slides").mkdir()
-    shutil.copy(DECK, root / "slides" / DECK.name)
-    with presenting(root, f"slides/{DECK.name}") as started:
+    with presented_copy(tmp_path_factory, "live-kernel", DECK) as started:
         yield started
 
 
@@ -47,15 +43,6 @@ def remote():
     seen: list[str] = []
     yield seen
     assert seen == [], seen
-
-
-def open_live(browser, server, remote):
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.on("request", lambda r: remote.append(r.url)
-            if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
-    page.goto(f"{server['base']}/rise/slides/{DECK.name}?token={server['token']}")
-    page.wait_for_selector("body.jd-live-ready", timeout=90000)
-    return page
 
 
 def go(page, where) -> None:
@@ -69,7 +56,7 @@ def go(page, where) -> None:
 @pytest.fixture(scope="module")
 def talk(browser, server, remote):
     """One page on live_talk.md, shared by the tests that drive its kernel."""
-    page = open_live(browser, server, remote)
+    page = open_live(browser, server, remote, DECK.name)
     yield page
     page.close()
 

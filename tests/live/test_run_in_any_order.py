@@ -11,13 +11,12 @@ listing that would fail if it ran. The same page's console must stay clean of wa
 from __future__ import annotations
 
 import json
-import shutil
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from support import presenting
+from live_pages import presented_copy
 
 #: keys against RISE's own delays, as in test_slideshow.py: `make test` runs it with the machine to itself
 pytestmark = pytest.mark.alone
@@ -69,11 +68,7 @@ def not_ours(text: str, url: str) -> bool:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A fresh `jaxdeck present` of the fixture (no build: its slides have no outputs yet)."""
-    repo = tmp_path_factory.mktemp("any-order")
-    shutil.copy(ROOT / "jupytext.toml", repo / "jupytext.toml")
-    (repo / "slides").mkdir()
-    shutil.copy(DECK, repo / "slides" / DECK.name)
-    with presenting(repo, f"slides/{DECK.name}") as started:
+    with presented_copy(tmp_path_factory, "any-order", DECK) as started:
         yield started
 
 

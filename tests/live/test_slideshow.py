@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from live_pages import open_live, watch_requests
 from support import presenting
 
 #: its keys race RISE's own delays on a busy machine: `make test` runs it after the parallel part
@@ -71,15 +72,6 @@ def remote():
     seen: list[str] = []
     yield seen
     assert seen == [], seen
-
-
-def open_live(browser, server, remote, deck: str, width: int = 1280, height: int = 720):
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.on("request", lambda r: remote.append(r.url)
-            if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
-    page.goto(f"{server['base']}/rise/slides/{deck}?token={server['token']}")
-    page.wait_for_selector("body.jd-live-ready", timeout=90000)
-    return page
 
 
 @pytest.fixture
@@ -296,8 +288,7 @@ def test_a_slideshow_loads_with_no_error_in_the_console(browser, server, remote)
         errors: list[str] = []
         page.on("console", lambda m: errors.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(f"uncaught {e}"))
-        page.on("request", lambda r: remote.append(r.url)
-                if not r.url.startswith(("http://127.0.0.1", "data:", "blob:", "about:")) else None)
+        watch_requests(page, remote)
         try:
             page.goto(f"{server['base']}/rise/slides/{deck}?token={server['token']}")
             page.wait_for_selector("body.jd-live-ready", timeout=90000)
