@@ -174,6 +174,26 @@ def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, t
 
 
 @pytest.mark.heavy
+def test_the_installed_jaxdeck_makes_the_series_site_from_its_own_theme(installed, tmp_path):
+    """`jaxdeck site` from the wheel: its templates, styles and search come from the installed theme."""
+    from jaxdeck.browser import find_chromium
+    from jaxdeck.errors import DeckError
+
+    try:
+        find_chromium()
+    except DeckError as missing:
+        pytest.skip(str(missing))
+    (tmp_path / "slides").mkdir()
+    (tmp_path / "slides" / "talk.md").write_text(DECK)
+    done = run(installed, "-m", "jaxdeck", "site", cwd=tmp_path)
+    site = tmp_path / "build" / "site"
+    assert done.stdout.splitlines()[-1].startswith("build/site/index.html"), done.stdout
+    for name in ("index.html", "search-index.js", ".nojekyll", "html/talk.html", "pdf/talk-handout.pdf"):
+        assert (site / name).is_file(), name
+    assert "An installed jaxdeck" in (site / "search-index.js").read_text(encoding="utf-8")
+
+
+@pytest.mark.heavy
 def test_the_installed_jaxdeck_rehearses_a_talk_on_its_kernel_with_no_browser(installed, tmp_path):
     """A GPU box brings no Chromium and no Makefile: the wheel's `rehearse --no-browser` starts the live
     server, runs the talk's cells on its kernel, writes the report and leaves nothing running."""
