@@ -84,6 +84,35 @@ class BuildRecord:
         return {k: getattr(self, k) for k in self.EXECUTION if getattr(self, k) is not None}
 
 
+@dataclass(frozen=True)
+class ReadFacts:
+    """What the read stage learnt of a deck, for :func:`write_build` (None: nothing learnt of that field)."""
+
+    source: str | None = None
+    slides: int | None = None
+    marker_mode: bool | None = None
+    format: dict | None = None
+    images: dict | None = None
+    warnings: list | None = None
+
+    def merged(self, other: ReadFacts) -> ReadFacts:
+        """These facts with what ``other`` learnt over them."""
+        return dataclasses.replace(self, **{f.name: getattr(other, f.name) for f in dataclasses.fields(other)
+                                           if getattr(other, f.name) is not None})
+
+
+def write_build(nb, facts) -> BuildRecord:
+    """Write what a stage learnt (``facts``, a record of some of :class:`BuildRecord`'s fields; None: not
+    learnt, left as it is) into ``nb``'s build record; the one writer of ``metadata.jaxdeck_build``."""
+    record = BuildRecord.of(nb)
+    for item in dataclasses.fields(facts):
+        value = getattr(facts, item.name)
+        if value is not None:
+            setattr(record, item.name, value)
+    record.write(nb)
+    return record
+
+
 def update_build(nb, **fields: Any) -> BuildRecord:
     """Set ``fields`` of ``nb``'s build record (None removes one) and write it back; the record."""
     record = BuildRecord.of(nb)

@@ -39,7 +39,8 @@ def disk_text(path: Path, original: str) -> str | None:
     """jupytext's text of the notebook read from the deck's file (``original``, its text), as a save
     writes a notebook (:func:`jaxdeck.read.formats.write_back`); None when jupytext cannot read it."""
     try:
-        return write_back(read_in_format(path, original.removeprefix(BOM), jupytext_config(path)), path)
+        nb, fmt = read_in_format(path, original.removeprefix(BOM), jupytext_config(path))
+        return write_back(nb, path, fmt)
     except Exception:  # a file that does not read (edited elsewhere into a broken one) is written over
         return None
 

@@ -12,7 +12,18 @@ from pathlib import Path
 
 
 def deck_to_notebook(path: str | Path, build: str | Path | None = None, strict: bool = False):
-    """The deck at ``path`` as a notebook whose cells carry RISE slideshow metadata.
+    """The deck at ``path`` as a notebook whose cells carry RISE slideshow metadata, and what reading it
+    learnt in its build record (:func:`read_deck`, then :func:`jaxdeck.records.write_build`)."""
+    from jaxdeck.records import write_build
+
+    nb, facts = read_deck(path, build, strict)
+    write_build(nb, facts)
+    return nb
+
+
+def read_deck(path: str | Path, build: str | Path | None = None, strict: bool = False):
+    """The deck at ``path`` as a notebook whose cells carry RISE slideshow metadata, and what reading it
+    learnt for the build record (:class:`jaxdeck.records.ReadFacts`), written by whoever takes it.
 
     ``build``: the build folder whose ``images/`` caches the deck's remote images (``build/``);
     ``strict``: a warning (a remote image that cannot be fetched) is an error. Every error and
@@ -21,15 +32,13 @@ def deck_to_notebook(path: str | Path, build: str | Path | None = None, strict: 
     from jaxdeck.read.problems import Problems
     from jaxdeck.read.source import read_notebook
     from jaxdeck.read.structure import derive
+    from jaxdeck.records import ReadFacts
 
     problems = Problems(Path(path), strict)  # every problem of the deck, said together before anything runs
-    nb, lines = read_notebook(path, build, strict, problems)
+    nb, lines, facts = read_notebook(path, build, strict, problems)
     warnings: list = []
-    nb = derive(nb, lines, path, problems.errors, warnings)
+    nb, derived = derive(nb, lines, path, problems.errors, warnings, facts.images)
     for warning in warnings:
         problems.warn(warning)
-    if problems.warnings:
-        from jaxdeck.records import update_build
-        update_build(nb, warnings=problems.warning_lines())
     problems.raise_any()
-    return nb
+    return nb, facts.merged(derived).merged(ReadFacts(warnings=problems.warning_lines() or None))

@@ -29,7 +29,7 @@ from jupytext.metadata_filter import metadata_filter_as_dict
 from jaxdeck.errors import DeckError
 from jaxdeck.read.yaml_header import (HeaderLoader, dates_as_written, header_line_count, header_mapping,
                                       header_tree, load_header, written_dates)
-from jaxdeck.records import BuildRecord, update_build
+from jaxdeck.records import BuildRecord
 
 #: The jupytext settings decks are written with; `jupytext.toml` at the
 #: repository root holds the same values (a test keeps them equal).
@@ -198,7 +198,7 @@ def write_format(nb: nbformat.NotebookNode) -> str | dict:
 _VERSION_LINE = re.compile(r"^(\s*)jupytext_version:.*$")
 
 
-def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
+def write_back(nb: nbformat.NotebookNode, path: str | Path, fmt: dict | None = None) -> str:
     """The file's text as jupytext writes the notebook back: its format, the repository's configuration.
 
     jupytext stamps the header with its own version; the version the file was written
@@ -206,7 +206,8 @@ def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
     only what was edited.
     """
     path = Path(path)
-    text = jupytext.writes(nb, fmt=write_format(nb), config=jupytext_config(path))
+    fmt = fmt or write_format(nb)  # given: read just now, the notebook carries no build record yet
+    text = jupytext.writes(nb, fmt=fmt, config=jupytext_config(path))
     version = ((nb.metadata.get("jupytext") or {}).get("text_representation") or {}).get("jupytext_version")
     count = header_line_count(text)
     if version and count:
@@ -218,7 +219,7 @@ def write_back(nb: nbformat.NotebookNode, path: str | Path) -> str:
                 lines[index] = match.group(1) + value
                 text = "\n".join(lines)
                 break
-    return bom_of(path) + _header_as_written(text, path, write_format(nb))
+    return bom_of(path) + _header_as_written(text, path, fmt)
 
 
 _HEADER_ENTRY = re.compile(r"^(\s*[^\s#][^:]*):\s+(\S.*)$")
@@ -288,8 +289,9 @@ def _header_as_written(text: str, path: Path, fmt: str | dict = PLAIN) -> str:
     return "\n".join(lines)
 
 
-def read_in_format(path: Path, text: str, config: JupytextConfiguration) -> nbformat.NotebookNode:
-    """jupytext's notebook of ``text``, read in the file's own format, with its write-back record."""
+def read_in_format(path: Path, text: str, config: JupytextConfiguration) -> tuple[nbformat.NotebookNode, dict | None]:
+    """jupytext's notebook of ``text``, read in the file's own format, and the format to write it back in
+    (None: plain jupytext Markdown), for the build record's ``format``."""
     fmt = file_format(path, text)
     given = (path.suffix.lstrip(".") or PLAIN) if fmt["format_name"] == "markdown" else dict(fmt)
     if fmt["format_name"] == "markdown" and guess_format(text, fmt["extension"])[0] == "pandoc":
@@ -299,6 +301,4 @@ def read_in_format(path: Path, text: str, config: JupytextConfiguration) -> nbfo
     dates = {(p[1:] if p[:1] == ("jupyter",) else p): date for p, date in written_dates(tree).items()}
     dates_as_written(nb.metadata, dates)
     written = _format_and_filters(path, text, nb, config)
-    if isinstance(written, dict):
-        update_build(nb, format=written)
-    return nb
+    return nb, written if isinstance(written, dict) else None

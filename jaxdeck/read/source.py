@@ -33,7 +33,7 @@ from jaxdeck.read.pictures import check_slide_images, remote_images
 from jaxdeck.read.problems import Problems, closest
 from jaxdeck.read.structure import trailing_attributes
 from jaxdeck.read.yaml_header import header_line_count
-from jaxdeck.records import update_build
+from jaxdeck.records import ReadFacts
 
 
 def read_text(path: Path) -> str:
@@ -162,12 +162,12 @@ def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
     path = Path(path)
     text = read_text(path)
     config = jupytext_config(path)
-    nb = read_in_format(path, text, config)
+    nb, fmt = read_in_format(path, text, config)
     try:
-        nb = derive(nb, cell_lines(text, nb), path)
+        nb, _ = derive(nb, cell_lines(text, nb), path)
     except DeckError:
         pass  # the build reports it; here the cells as jupytext reads them
-    again = write_back(nb, path).removeprefix(bom_of(path))  # as the text was read: a BOM is kept apart
+    again = write_back(nb, path, fmt).removeprefix(bom_of(path))  # as the text was read: a BOM is kept apart
     if again == text:
         return None
     ours, theirs = text.split("\n"), again.split("\n")
@@ -179,30 +179,30 @@ def round_trip_difference(path: str | Path) -> tuple[int, str, str] | None:
 
 
 def read_notebook(path: str | Path, build: str | Path | None = None, strict: bool = False,
-                  problems: Problems | None = None) -> tuple[nbformat.NotebookNode, list[int]]:
-    """The jupytext notebook of a deck and the source line of each cell, or a DeckError.
+                  problems: Problems | None = None) -> tuple[nbformat.NotebookNode, list[int], ReadFacts]:
+    """The jupytext notebook of a deck, the source line of each cell and what reading it learnt (its format,
+    remote images and warnings, for the build record), or a DeckError.
 
     ``build`` is the build folder whose ``images/`` caches remote images (``build/`` by default);
     ``strict`` (or the header's ``strict: true``) makes a warning, such as a remote image that
-    cannot be fetched or an unknown cell tag, an error. Warnings are kept in the build record (``warnings``).
+    cannot be fetched or an unknown cell tag, an error. Warnings are the facts' ``warnings``.
     Every problem found is raised at once (:mod:`jaxdeck.read.problems`); with ``problems`` they are
     left there instead, for the next stage of the reader to add its own.
     """
     path = Path(path)
     own = problems if problems is not None else Problems(path, strict)
     try:
-        nb, lines = _read(path, build, own)
+        nb, lines, facts = _read(path, build, own)
     except DeckError as stopped:  # nothing further can be read: said with what was found before it
         own.raise_any(stopped)
         raise
     if problems is None:
         own.raise_any()
-    if own.warnings:
-        update_build(nb, warnings=own.warning_lines())
-    return nb, lines
+    return nb, lines, ReadFacts(warnings=own.warning_lines() or None).merged(facts)
 
 
-def _read(path: Path, build: str | Path | None, problems: Problems) -> tuple[nbformat.NotebookNode, list[int]]:
+def _read(path: Path, build: str | Path | None, problems: Problems) -> tuple[nbformat.NotebookNode, list[int],
+                                                                            ReadFacts]:
     """:func:`read_notebook`: every problem it can step over goes to ``problems``; one it cannot is raised."""
     text = read_text(path)
     unread = check_header(path, text, problems)
@@ -217,7 +217,7 @@ def _read(path: Path, build: str | Path | None, problems: Problems) -> tuple[nbf
     try:
         # Records the write-back filters in the notebook itself, so that plain
         # `jupytext --to md` gives a deck back byte for byte, config or not.
-        nb = read_in_format(path, text, config)
+        nb, fmt = read_in_format(path, text, config)
     except yaml.YAMLError as err:
         raise_header_error(path, err, text)
     except Exception as err:
@@ -236,6 +236,4 @@ def _read(path: Path, build: str | Path | None, problems: Problems) -> tuple[nbf
     for problem in image_attributes(path, nb, lines):
         problems.error(problem)
     images = remote_images(path, nb, lines, Path(build) if build is not None else None, problems)
-    if images:
-        update_build(nb, images=images)
-    return nb, lines
+    return nb, lines, ReadFacts(format=fmt, images=images or None)

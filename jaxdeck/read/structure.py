@@ -36,7 +36,7 @@ from jaxdeck.markers import (COLUMN_MARKER, CONTINUE, FRAGMENT, NOTE_PREFIX, NOT
                              SUBSLIDE)
 from jaxdeck.read.breaks import Piece, hand_over, is_breaking, split_points
 from jaxdeck.read.formats import JUPYTEXT_CELL_KEYS
-from jaxdeck.records import BuildRecord, cell_info, set_cell_info, update_build, update_cell_info
+from jaxdeck.records import ReadFacts, cell_info, set_cell_info, update_cell_info
 from jaxdeck.tokens import parsed
 
 _markdown = MarkdownIt("commonmark")
@@ -104,8 +104,10 @@ def is_myst(nb: nbformat.NotebookNode) -> bool:
 
 def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
            problems: list[DeckError] | None = None,
-           warnings: list[DeckError] | None = None) -> nbformat.NotebookNode:
-    """Split markdown cells at markers and record each cell's slide type, line and slide number.
+           warnings: list[DeckError] | None = None, images: dict | None = None,
+           ) -> tuple[nbformat.NotebookNode, ReadFacts]:
+    """Split markdown cells at markers and record each cell's slide type, line and slide number (and the
+    remote ``images`` it shows); the notebook, and its source, slide count and marker mode for the build record.
 
     MyST cells stay whole, their inner breaks recorded in ``metadata.jaxdeck.breaks``. A wrong marker
     is a DeckError at its line: every one is kept in ``problems`` when given, else the first is raised
@@ -183,13 +185,12 @@ def derive(nb: nbformat.NotebookNode, lines: list[int], path: str | Path,
             cell.metadata["slideshow"] = {"slide_type": kind}
         result.append(cell)
     nb.cells = result
-    images = BuildRecord.of(nb).images or {}
     for cell in result:
-        shown = {url: local for url, local in images.items() if cell.cell_type == "markdown" and url in cell.source}
+        shown = {url: local for url, local in (images or {}).items()
+                 if cell.cell_type == "markdown" and url in cell.source}
         if shown:
             update_cell_info(cell, images=shown)
-    update_build(nb, source=str(path), slides=slide, marker_mode=marker_mode)
-    return nb
+    return nb, ReadFacts(source=str(path), slides=slide, marker_mode=marker_mode)
 
 
 def slide_pieces(cell) -> list[tuple[dict, str]]:

@@ -14,14 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from jaxdeck.decks import Outputs
-from jaxdeck.records import BuildRecord
+from jaxdeck.records import BuildRecord, ReadFacts
 
 
 @dataclass(frozen=True)
 class Read:
-    """The read stage's: the deck as a notebook, every cell with its slide type and line, nothing run."""
+    """The read stage's: the deck as a notebook, every cell with its slide type and line, nothing run, and
+    what reading it learnt (``learnt``, :class:`jaxdeck.records.ReadFacts`), which the runner writes into it."""
 
     notebook: Any
+    learnt: ReadFacts | None = None
 
 
 @dataclass(frozen=True)

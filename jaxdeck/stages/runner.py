@@ -2,7 +2,8 @@
 
 Each stage is given the record of the stage it takes and hands on its own; the runner says on the
 progress line which stage runs, times it, and, after it, writes the input record of every artefact it
-made (:func:`jaxdeck.stamps.save`), so every input record is written here and nowhere else. Earlier
+made (:func:`jaxdeck.stamps.save`), so every input record is written here and nowhere else; so is what the stage
+learnt of the deck (its record's ``learnt``), into the notebook's build record (:func:`jaxdeck.records.write_build`). Earlier
 artefacts stay until each is replaced.
 """
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from jaxdeck import stamps
 from jaxdeck.decks import BUILD, Outputs
-from jaxdeck.records import BuildRecord
+from jaxdeck.records import BuildRecord, write_build
 from jaxdeck.stages.job import Job, Shared
 from jaxdeck.stages.options import BuildOptions
 from jaxdeck.stages.plan import Plan, plan as plan_of
@@ -45,6 +46,9 @@ def run(job: Job) -> Built:
             progress.stage(job.deck.name, stage.name)
         began = time.perf_counter()
         record = stage.run(job, made.get(stage.takes) if stage.takes else None)
+        learnt = getattr(record, "learnt", None)
+        if learnt is not None:  # what the stage learnt, into the notebook's build record
+            write_build(record.notebook, learnt)
         for stamp in stage.stamps(job, record):
             stamps.save(stamp.artefact, stamp.inputs, **stamp.extra)
         seconds[stage.clock] = seconds.get(stage.clock, 0.0) + time.perf_counter() - began

@@ -42,7 +42,7 @@ class Stage:
 
 
 class ReadDeck(Stage):
-    """Markdown -> notebook (:func:`jaxdeck.read.deck_to_notebook`); ``--allow-errors`` as the header's says it."""
+    """Markdown -> notebook (:func:`jaxdeck.read.read_deck`); ``--allow-errors`` as the header's says it."""
 
     name, gives, clock = "convert", "read", "convert"
 
@@ -50,12 +50,12 @@ class ReadDeck(Stage):
         return job.plan.notebook
 
     def run(self, job: Job, given: None) -> Read:
-        from jaxdeck.read import deck_to_notebook
+        from jaxdeck.read import read_deck
 
-        nb = deck_to_notebook(job.deck, job.outputs.root, job.options.strict)
+        nb, learnt = read_deck(job.deck, job.outputs.root, job.options.strict)
         if job.options.allow_errors:  # as the header's `allow_errors: true` says it
             nb.metadata.setdefault(OPTIONS_KEY, {})["allow_errors"] = True
-        return Read(nb)
+        return Read(nb, learnt)
 
 
 class Execute(Stage):

@@ -97,10 +97,9 @@ def test_offline_a_remote_image_shows_as_its_alt_text_with_a_warning_that_says_h
     from jaxdeck.html.markdown import render
 
     deck = write_deck(f"# Talk\n\nSome text.\n\n![the logo]({UNREACHABLE})\n\n[![Open in Colab]({UNREACHABLE}x)](https://x.org)\n")
-    nb, _ = read_notebook(deck, build=tmp_path / "build")
-    record = nb.metadata["jaxdeck_build"]
-    assert record["images"] == {UNREACHABLE: "", UNREACHABLE + "x": ""}
-    plain, badge = record["warnings"]
+    nb, _, learnt = read_notebook(deck, build=tmp_path / "build")
+    assert learnt.images == {UNREACHABLE: "", UNREACHABLE + "x": ""}
+    plain, badge = learnt.warnings
     assert plain.startswith(f"slides/talk.md:5: image '{UNREACHABLE}' cannot be fetched (") or ":5: image" in plain
     assert "shows as its alt text" in plain and "download it next to the deck" in plain and "--strict" in plain
     assert ":7: image" in badge and "a badge, it shows as its link's text" in badge

@@ -113,6 +113,18 @@ def test_myst_cells_are_kept_whole_and_their_breaks_recorded(path, build):
     assert slide_count(nb) == sum(k in (SLIDE, SUBSLIDE) for k in kinds) == nb.metadata["jaxdeck_build"]["slides"]
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_reading_hands_what_it_learnt_to_the_one_writer_of_the_build_record(path, build):
+    from jaxdeck.read import read_deck
+
+    nb, learnt = read_deck(path, build=build)
+    assert "jaxdeck_build" not in nb.metadata  # the stage runner writes it, after the stage
+    assert (learnt.source, learnt.slides) == (str(path), slide_count(nb))
+    assert (learnt.format is not None) == (write_format(deck_to_notebook(path, build=build)) != "md")
+    record = {"schema": 1, **{k: v for k, v in vars(learnt).items() if v is not None}}
+    assert deck_to_notebook(path, build=build).metadata["jaxdeck_build"] == record
+
+
 def test_a_myst_cell_with_several_headings_keeps_its_targets_with_them(build):
     nb = deck_to_notebook(ROOT / "tests" / "fixtures" / "notebooks" / "myst_jaxprs.md", build=build)
     cell = next(c for c in nb.cells if "### Types in the jaxpr" in c.source)
@@ -191,10 +203,10 @@ def test_format_detection():
 
 @pytest.mark.parametrize("deck", find_decks(None, ROOT / "slides"), ids=lambda p: p.stem)
 def test_plain_decks_are_written_as_markdown_with_the_repository_filters(deck):
-    nb, _ = read_notebook(deck)
+    nb, _, learnt = read_notebook(deck)
     assert write_format(nb) == "md"
     assert nb.metadata["jupytext"]["notebook_metadata_filter"] == jupytext_config(deck).notebook_metadata_filter
-    assert "format" not in nb.metadata.get("jaxdeck_build", {})
+    assert learnt.format is None and "format" not in nb.metadata.get("jaxdeck_build", {})
 
 
 def test_a_header_that_sets_its_own_filters_keeps_them(write_deck):

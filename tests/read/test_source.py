@@ -116,20 +116,20 @@ def test_existing_image_is_fine(write_deck):
     deck = write_deck("# T\n\n![dot](images/dot.svg)\n")
     (deck.parent / "images").mkdir()
     (deck.parent / "images" / "dot.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
-    nb, _ = read_notebook(deck)
+    nb, _, _ = read_notebook(deck)
     assert nb.cells[0].source.endswith("(images/dot.svg)")
 
 
 def test_cell_lines_point_at_each_cell(write_deck):
     text = "---\njupyter:\n  jaxdeck:\n    title: T\n---\n\n# T\n\n```python\n1\n```\n\nafter\n\n```python\n2\n```\n"
-    nb, lines = read_notebook(write_deck(text))
+    nb, lines, _ = read_notebook(write_deck(text))
     assert [c.cell_type for c in nb.cells] == ["markdown", "code", "markdown", "code"]
     assert lines == [7, 9, 13, 15]
     assert cell_lines(text, nb) == lines
 
 
 def test_write_back_filter_keeps_only_the_metadata_the_deck_wrote(write_deck):
-    nb, _ = read_notebook(write_deck('# T\n\n```python tags=["slow"] timeout=5\n1\n```\n'))
+    nb, _, _ = read_notebook(write_deck('# T\n\n```python tags=["slow"] timeout=5\n1\n```\n'))
     assert nb.metadata["jupytext"]["cell_metadata_filter"] == "tags,timeout,-all"
 
 
@@ -151,7 +151,7 @@ def test_a_header_whose_root_is_not_yaml_is_read_as_jupytext_reads_it(write_deck
             "      extension: .md\n      format_name: markdown\n      format_version: '1.3'\n"
             f"      jupytext_version: {jupytext.__version__}\n---\n\n# A heading\n\nText.\n")
     deck = write_deck(text)
-    nb, _ = read_notebook(deck)
+    nb, _, _ = read_notebook(deck)
     assert nb.cells[0].cell_type == "raw" and "title: Arrays: a first look" in nb.cells[0].source
     assert [c.cell_type for c in jupytext.reads(text, fmt="md").cells] == [c.cell_type for c in nb.cells]
     assert round_trip_difference(deck) is None
@@ -168,12 +168,10 @@ def fence_deck(info: str) -> str:
 @pytest.mark.parametrize("info", ["pyhton", "pytohn", "py", "Python", "ipython", "ipython3", "py3", "{python}",
                                   "pyhton tags=[\"check\"]"])
 def test_a_fence_that_meant_python_is_a_warning_naming_what_runs(write_deck, info):
-    from jaxdeck.records import BuildRecord
-
     deck = write_deck(fence_deck(info))
-    nb, _ = read_notebook(deck)
+    nb, _, learnt = read_notebook(deck)
     assert [c.cell_type for c in nb.cells].count("code") == 0  # jupytext left it a listing
-    said = BuildRecord.of(nb).warnings or []
+    said = learnt.warnings or []
     written = info.split()[0]
     assert len(said) == 1 and said[0].startswith(f"{deck}:9: code fence '```{written}' is shown as a listing "
                                                   "and never runs; write '```python' to run it"), said
@@ -185,10 +183,8 @@ def test_a_fence_that_meant_python_is_a_warning_naming_what_runs(write_deck, inf
 @pytest.mark.parametrize("info", ["python", "python3", "text", "console", "pycon", "cython", "bash", "markdown",
                                   "json", "yaml", "c++", ""])
 def test_a_fence_of_another_language_is_a_listing_said_nothing_of(write_deck, info):
-    from jaxdeck.records import BuildRecord
-
-    nb, _ = read_notebook(write_deck(fence_deck(info)))
-    assert not BuildRecord.of(nb).warnings
+    _, _, learnt = read_notebook(write_deck(fence_deck(info)))
+    assert not learnt.warnings
 
 
 def test_a_fence_left_unclosed_before_the_notes_is_an_error_at_its_line(write_deck):
@@ -203,5 +199,5 @@ def test_a_fence_left_unclosed_before_the_notes_is_an_error_at_its_line(write_de
 
 def test_a_fence_whose_code_shows_a_fence_in_a_string_is_read(write_deck):
     text = '# T\n\n```python\ndoc = """\n---\n```text\nx\n"""\n```\n'
-    nb, _ = read_notebook(write_deck(text))
+    nb, _, _ = read_notebook(write_deck(text))
     assert [c.cell_type for c in nb.cells] == ["markdown", "code"]

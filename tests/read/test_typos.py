@@ -21,7 +21,6 @@ from jaxdeck.options import DeckOptions
 from jaxdeck.read.formats import write_back
 from jaxdeck.read.header import check_header
 from jaxdeck.read.source import check_vocabulary, read_notebook, round_trip_difference
-from jaxdeck.records import BuildRecord
 
 FIXTURES = ROOT / "tests" / "fixtures"
 STRICT = " (--strict makes this an error)"
@@ -34,8 +33,8 @@ def error_of(path: Path, strict: bool = False) -> DeckError:
 
 
 def warnings_of(path: Path) -> list[str]:
-    nb, _ = read_notebook(path)
-    return BuildRecord.of(nb).warnings or []
+    _, _, learnt = read_notebook(path)
+    return learnt.warnings or []
 
 
 def build_cli(folder, text: str, *options: str):
@@ -64,7 +63,7 @@ def test_the_readme_header_example_reads_as_written_and_writes_back_byte_for_byt
     assert "    date: 2026-11-22\n" in example  # a YAML date, unquoted
     text = example + "\n# JAX is not accelerated NumPy\n\nNote: said.\n"
     deck = write_deck(text)
-    nb, _ = read_notebook(deck)
+    nb, _, _ = read_notebook(deck)
     options = DeckOptions.of(nb)
     assert (options.date, options.author, options.venue) == ("2026-11-22", "Ada Lovelace", "Seminar room 2")
     assert options.byline() == ["Ada Lovelace", "Seminar room 2", "2026-11-22"]
@@ -83,7 +82,7 @@ def test_the_readme_header_example_reads_as_written_and_writes_back_byte_for_byt
 def test_a_yaml_date_or_a_double_quoted_value_is_shown_as_written_and_kept_byte_for_byte(write_deck, written, shown):
     text = header("jaxdeck:", "  author: Ada", f"  {written}")
     deck = write_deck(text)
-    nb, _ = read_notebook(deck)
+    nb, _, _ = read_notebook(deck)
     assert DeckOptions.of(nb).date == shown
     assert nbformat.writes(nb)  # the notebook's metadata is JSON: a date is kept as its text
     assert write_back(nb, deck) == text  # what the live slideshow saves
@@ -92,7 +91,7 @@ def test_a_yaml_date_or_a_double_quoted_value_is_shown_as_written_and_kept_byte_
 
 def test_a_header_value_changed_in_the_notebook_is_written_the_new_way(write_deck):
     deck = write_deck(header("jaxdeck:", "  author: Ada", "  date: 2026-11-22"))
-    nb, _ = read_notebook(deck)
+    nb, _, _ = read_notebook(deck)
     nb.metadata["jaxdeck"]["date"] = "2026-12-24"
     assert "    date: '2026-12-24'\n" in write_back(nb, deck)
 
@@ -299,7 +298,7 @@ DECKS_AND_FIXTURES = DECKS + sorted(p for p in FIXTURES.rglob("*.md"))
 @pytest.mark.heavy
 @pytest.mark.parametrize("deck", DECKS_AND_FIXTURES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_deck_and_fixture_reads_without_a_word_about_its_header_tags_or_classes(deck, tmp_path):
-    nb, lines = read_notebook(deck, build=tmp_path)
+    nb, lines, _ = read_notebook(deck, build=tmp_path)
     text = deck.read_text(encoding="utf-8")
     assert check_header(deck, text) == []
     assert check_vocabulary(deck, nb, lines) == []
@@ -334,6 +333,6 @@ def test_every_fragment_effect_and_layout_helper_of_reveal_js_is_a_known_class()
 
 def test_a_myst_headers_own_title_and_date_are_kept_without_a_word(write_deck):
     deck = write_deck("---\ndate: 2026-11-22\n" + MYST.removeprefix("---\n") + "title: A tutorial\n---\n\n# Talk\n")
-    nb, _ = read_notebook(deck)
-    assert BuildRecord.of(nb).warnings is None and nb.metadata["date"] == "2026-11-22"
+    nb, _, learnt = read_notebook(deck)
+    assert learnt.warnings is None and nb.metadata["date"] == "2026-11-22"
     assert nbformat.writes(nb) and round_trip_difference(deck) is None
