@@ -29,7 +29,7 @@ def test_a_check_reads_a_clock_when_it_calls_holds_or_a_clock_itself():
 def test_the_example_deck_leaves_out_its_timing_claim_alone(tmp_path):
     nb = deck_to_notebook(EXAMPLE)
     kept, left_out = without_clock_checks(nb, EXAMPLE)
-    assert left_out == ["example.md:142"]
+    assert left_out == ["example.md:147"]
     assert sum(map(is_check, kept.cells)) == sum(map(is_check, nb.cells)) - 1 >= 1  # every other check stays
     copies, said = decks_without_clock_checks([EXAMPLE], tmp_path)
     assert said == {EXAMPLE: left_out} and copies == [tmp_path / "slides" / "example.md"]
@@ -49,4 +49,4 @@ def test_the_device_matrix_names_the_checks_it_left_out(tmp_path):
     assert "1 passed" in done.stdout, done.stdout
     summary = done.stdout.split("clock-reading checks left out of the matrices", 1)
     assert len(summary) == 2, done.stdout
-    assert "example.md:142  (left out at example-2)" in summary[1], done.stdout
+    assert "example.md:147  (left out at example-2)" in summary[1], done.stdout
