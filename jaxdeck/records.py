@@ -84,9 +84,19 @@ class BuildRecord:
         return {k: getattr(self, k) for k in self.EXECUTION if getattr(self, k) is not None}
 
 
+class Facts:
+    """What a stage learnt of a deck, some of :class:`BuildRecord`'s fields, for :func:`write_build`
+    (None: nothing learnt of that field)."""
+
+    def merged(self, other):
+        """These facts with what ``other`` learnt over them."""
+        return dataclasses.replace(self, **{f.name: getattr(other, f.name) for f in dataclasses.fields(other)
+                                           if getattr(other, f.name) is not None})
+
+
 @dataclass(frozen=True)
-class ReadFacts:
-    """What the read stage learnt of a deck, for :func:`write_build` (None: nothing learnt of that field)."""
+class ReadFacts(Facts):
+    """What the read stage learnt of a deck."""
 
     source: str | None = None
     slides: int | None = None
@@ -95,10 +105,31 @@ class ReadFacts:
     images: dict | None = None
     warnings: list | None = None
 
-    def merged(self, other: ReadFacts) -> ReadFacts:
-        """These facts with what ``other`` learnt over them."""
-        return dataclasses.replace(self, **{f.name: getattr(other, f.name) for f in dataclasses.fields(other)
-                                           if getattr(other, f.name) is not None})
+
+@dataclass(frozen=True)
+class ExecFacts(Facts):
+    """What the execute stage learnt of a deck: how it ran (:attr:`BuildRecord.EXECUTION`, what a cache entry
+    keeps), whence its outputs came, and the warnings of the read stage's and its own."""
+
+    executed_at: str | None = None
+    provenance: dict | None = None
+    kernel_start_s: float | None = None
+    execute_s: float | None = None
+    kernel_peak_rss_mb: float | None = None
+    cpu_share: list | None = None
+    cells_executed: int | None = None
+    cells_reused: int | None = None
+    cache: str | None = None
+    cache_key: str | None = None
+    warnings: list | None = None
+    frozen_from: str | None = None
+    frozen_cells: int | None = None
+    frozen_provenance: dict | None = None
+    own_provenance: dict | None = None
+
+    def execution(self) -> dict:
+        """The fields a cache entry keeps, as :meth:`BuildRecord.execution` gives them."""
+        return {k: getattr(self, k) for k in BuildRecord.EXECUTION if getattr(self, k) is not None}
 
 
 def write_build(nb, facts) -> BuildRecord:
@@ -114,7 +145,8 @@ def write_build(nb, facts) -> BuildRecord:
 
 
 def update_build(nb, **fields: Any) -> BuildRecord:
-    """Set ``fields`` of ``nb``'s build record (None removes one) and write it back; the record."""
+    """Set ``fields`` of ``nb``'s build record (None removes one) and write it back; the record. For a record
+    set by hand (a test's notebook); the stages' facts go through :func:`write_build`."""
     record = BuildRecord.of(nb)
     for name, value in fields.items():
         if name not in BuildRecord.__dataclass_fields__ or name == "other":

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxdeck.decks import BUILD
-from jaxdeck.records import BuildRecord
+from jaxdeck.records import BuildRecord, ExecFacts
 
 #: the names other stages import from here, each with the module that defines it (imported on first use)
 _HOMES = {
@@ -30,16 +30,19 @@ __all__ = ["Run", "run_deck", "execute_cached", *_HOMES]
 @dataclass
 class Run:
     """An executed notebook, and the kernel that ran it when the caller asked to keep it (else None:
-    the outputs came from the cache or the frozen notebook, or the kernel was closed)."""
+    the outputs came from the cache or the frozen notebook, or the kernel was closed), and what the run
+    learnt of the deck (``learnt``), which whoever takes it writes into the notebook's build record
+    (:func:`jaxdeck.records.write_build`)."""
 
     notebook: Any
     kernel: Any = None
+    learnt: ExecFacts | None = None
 
 
 def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None, on_cell=None,
              cache: bool = True, lookup: bool = True, frozen: str | Path | None = None, cpus=None,
              keep_kernel: bool = False, on_start=None) -> Run:
-    """The executed notebook: from the cache, or from a real kernel run (on the CPUs ``cpus``, when decks
+    """The executed notebook, its build record not yet written (``Run.learnt``): from the cache, or from a real kernel run (on the CPUs ``cpus``, when decks
     are built side by side; the share goes into the provenance); with ``frozen``, the outputs kept in that
     executed notebook on the code cells that still match it, the others this way (:mod:`jaxdeck.execute.frozen`).
 
@@ -60,53 +63,51 @@ def run_deck(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None
         def own():
             ran.append(run_deck(nb, deck, root, timeout=timeout, on_cell=on_cell, cache=cache, lookup=lookup,
                                 cpus=cpus, keep_kernel=keep_kernel, on_start=on_start))
-            return ran[0].notebook
+            return ran[0].notebook, ran[0].learnt
 
         try:
-            taken = take_frozen(nb, frozen, deck, own)
+            taken, learnt = take_frozen(nb, frozen, deck, own)
         except BaseException:
             if ran and ran[0].kernel is not None:
                 ran[0].kernel.close()
             raise
-        return Run(taken, ran[0].kernel if ran else None)
+        return Run(taken, ran[0].kernel if ran else None, learnt)
     store = ExecutionCache(root) if cache else None
     env = fingerprint.known_environment(root)
     if env is None and store is not None and lookup and store.has_entries():
         env = fingerprint.environment(root)  # an entry may match: learn the environment before running anything
     if store is not None and lookup and env is not None:
-        _key, hit = store.lookup(nb, env)
+        _key, hit, learnt = store.lookup(nb, env)
         if hit is not None:
-            return Run(errors_listed(hit, deck))
+            return Run(hit, None, learnt.merged(ExecFacts(warnings=errors_listed(hit, deck))))
     pending = fingerprint.Pending(root) if env is None else None  # overlaps the kernel's run
-    executed, kernel = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus, on_start=on_start,
-                                 caches=root / "cache")
+    executed, kernel, measured = run_fresh(nb, deck, timeout=timeout, on_cell=on_cell, cpus=cpus,
+                                           on_start=on_start, caches=root / "cache")
     try:
         cap_outputs(executed)  # before the cache, the HTML and the live view see them
         env = env if env is not None else pending.result()
-        record = BuildRecord.of(executed)
-        record.provenance = fingerprint.provenance(env, record.executed_at)
+        provenance = fingerprint.provenance(env, measured.executed_at)
         # the kernel's own account wins over the probe's: a deck that simulated 8 CPU devices ran on 8
-        record.provenance.update(kernel.devices or {})
-        if record.cpu_share:
-            record.provenance["cpu_share"] = record.cpu_share
-        record.cache = "miss" if store is not None else "off"
-        if store is not None and "error" not in env:
-            record.cache_key = cache_key(nb, env)
-        record.write(executed)
-        if record.cache_key:
-            store.put(record.cache_key, executed, deck=str(deck))
+        provenance.update(kernel.devices or {})
+        if measured.cpu_share:
+            provenance["cpu_share"] = measured.cpu_share
+        key = cache_key(nb, env) if store is not None and "error" not in env else None
+        learnt = measured.merged(ExecFacts(provenance=provenance, cache="miss" if store is not None else "off",
+                                           cache_key=key))
+        if key:
+            store.put(key, executed, deck=str(deck), facts=learnt)
     except BaseException:
         kernel.close()
         raise
     if not keep_kernel:
         kernel.close()
         kernel = None
-    return Run(errors_listed(executed, deck), kernel)
+    return Run(executed, kernel, learnt.merged(ExecFacts(warnings=errors_listed(executed, deck))))
 
 
-def errors_listed(nb, deck: Path):
-    """``nb``, its cells' unexpected errors (not tagged ``raises-exception``) added to the build
-    record's warnings when the deck allows errors (``allow_errors``), else the first of them as
+def errors_listed(nb, deck: Path) -> list | None:
+    """The build record's warnings with ``nb``'s cells' unexpected errors (not tagged ``raises-exception``)
+    added when the deck allows errors (``allow_errors``; None: none to add), else the first of them as
     the DeckError a run would have raised (a cached run made while errors were allowed)."""
     from jaxdeck import claims
     from jaxdeck.errors import DeckError
@@ -132,21 +133,23 @@ def errors_listed(nb, deck: Path):
         raise DeckError(found[0].path, found[0].line, found[0].message,
                         "fix the cell, or tag it raises-exception if the error is the point", slide=found[0].slide,
                         details=found[0].details)
-    if found:
-        record = BuildRecord.of(nb)
-        listed = [f"{e.location()}: {e.message.splitlines()[0]}; "
-                  + ("a check, shown nowhere (allow_errors)" if check else "the slide shows it (allow_errors)")
-                  for e, check in zip(found, checks)]
-        record.warnings = list(dict.fromkeys((record.warnings or []) + listed))
-        record.write(nb)
-    return nb
+    if not found:
+        return None
+    listed = [f"{e.location()}: {e.message.splitlines()[0]}; "
+              + ("a check, shown nowhere (allow_errors)" if check else "the slide shows it (allow_errors)")
+              for e, check in zip(found, checks)]
+    return list(dict.fromkeys((BuildRecord.of(nb).warnings or []) + listed))
 
 
 def execute_cached(nb, deck: Path, root: Path = BUILD, *, timeout: float | None = None,
                    on_cell=None, cache: bool = True, frozen: str | Path | None = None, cpus=None, on_start=None):
-    """:func:`run_deck`'s notebook (the build's way: the kernel closed after the run)."""
-    return run_deck(nb, deck, root, timeout=timeout, on_cell=on_cell, cache=cache, frozen=frozen, cpus=cpus,
-                    on_start=on_start).notebook
+    """:func:`run_deck`'s notebook, its build record written (the kernel closed after the run)."""
+    from jaxdeck.records import write_build
+
+    run = run_deck(nb, deck, root, timeout=timeout, on_cell=on_cell, cache=cache, frozen=frozen, cpus=cpus,
+                   on_start=on_start)
+    write_build(run.notebook, run.learnt)
+    return run.notebook
 
 
 def __getattr__(name: str):

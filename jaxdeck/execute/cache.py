@@ -44,7 +44,7 @@ from jaxdeck import trust
 from jaxdeck.execute import fingerprint
 from jaxdeck.atomic import write_text
 from jaxdeck.options import DeckOptions
-from jaxdeck.records import BuildRecord, cell_info, update_build, update_cell_info
+from jaxdeck.records import BuildRecord, ExecFacts, cell_info, update_cell_info
 
 SCHEMA = 2  # 2: entries carry their signature
 #: notebook-level metadata that execution produces and a hit must restore
@@ -91,14 +91,15 @@ def cell_record(cell) -> dict:
     return record
 
 
-def entry_of(executed, key: str, deck: str | None = None) -> dict:
+def entry_of(executed, key: str, deck: str | None = None, facts: ExecFacts | None = None) -> dict:
+    """The cache entry of ``executed``; ``facts``: how it ran (None: as its build record says)."""
     return {
         "schema": SCHEMA,
         "key": key,
         "deck": deck,
         "cells": [cell_record(c) for c in code_cells(executed)],
         "notebook": {k: _plain(executed.metadata[k]) for k in NOTEBOOK_KEYS if k in executed.metadata},
-        "build": _plain(BuildRecord.of(executed).execution()),
+        "build": _plain((facts or BuildRecord.of(executed)).execution()),
     }
 
 
@@ -113,8 +114,8 @@ def graft_cell(cell, record: dict) -> None:
             update_cell_info(cell, **{key: record[key]})
 
 
-def graft(nb, entry: dict, status: str) -> nbformat.NotebookNode:
-    """A copy of ``nb`` with the stored outputs on its code cells, in order."""
+def graft(nb, entry: dict, status: str) -> tuple[nbformat.NotebookNode, ExecFacts]:
+    """A copy of ``nb`` with the stored outputs on its code cells, in order, and how they were made."""
     nb = copy.deepcopy(nb)
     cells = code_cells(nb)
     if len(cells) != len(entry["cells"]):
@@ -124,8 +125,7 @@ def graft(nb, entry: dict, status: str) -> nbformat.NotebookNode:
     for k, v in entry.get("notebook", {}).items():
         nb.metadata[k] = nbformat.from_dict(v)
     stored = {k: v for k, v in entry.get("build", {}).items() if k in EXECUTION_KEYS}
-    update_build(nb, **dict(stored, cells_executed=0, cells_reused=len(cells), cache=status))
-    return nb
+    return nb, ExecFacts(**dict(stored, cells_executed=0, cells_reused=len(cells), cache=status))
 
 
 class ExecutionCache:
@@ -159,23 +159,22 @@ class ExecutionCache:
             return None
         return content
 
-    def put(self, key: str, executed, deck: str | None = None) -> Path | None:
-        """Store ``executed``'s outputs under ``key``, signed; nothing when they cannot be signed."""
-        entry = entry_of(executed, key, deck)
+    def put(self, key: str, executed, deck: str | None = None, facts: ExecFacts | None = None) -> Path | None:
+        """Store ``executed``'s outputs (run as ``facts`` say) under ``key``, signed; nothing when they cannot be signed."""
+        entry = entry_of(executed, key, deck, facts)
         signature = trust.signature(entry)
         if signature is None:
             return None
         return write_text(self.path(key), json.dumps({**entry, "signature": signature}, sort_keys=True))
 
-    def lookup(self, nb, env: dict) -> tuple[str, nbformat.NotebookNode | None]:
-        """(key, grafted notebook) on a hit, (key, None) on a miss."""
+    def lookup(self, nb, env: dict) -> tuple[str, nbformat.NotebookNode | None, ExecFacts | None]:
+        """(key, grafted notebook, how it ran) on a hit, (key, None, None) on a miss."""
         key = cache_key(nb, env)
         entry = self.get(key)
         if entry is None:
-            return key, None
+            return key, None, None
         try:
-            hit = graft(nb, entry, "hit")
+            hit, facts = graft(nb, entry, "hit")
         except (ValueError, KeyError, TypeError):
-            return key, None
-        update_build(hit, cache_key=key)
-        return key, hit
+            return key, None, None
+        return key, hit, facts.merged(ExecFacts(cache_key=key))

@@ -32,7 +32,7 @@ from jaxdeck.execute.cache import cell_identity, code_cells, entry_of, graft, gr
 from jaxdeck.execute.shape import read_executed
 from jaxdeck.machines import Split, split_of
 from jaxdeck.options import DeckOptions
-from jaxdeck.records import KEPT, OWN, BuildRecord, update_build, update_cell_info
+from jaxdeck.records import KEPT, OWN, BuildRecord, ExecFacts, update_cell_info
 
 
 def kept_notebook(frozen: str | Path, deck: str | Path,
@@ -64,9 +64,10 @@ def matching(ours: list, theirs: list) -> int:
 
 
 def take_frozen(nb, frozen: str | Path, deck: str | Path,
-                own: Callable[[], nbformat.NotebookNode]) -> nbformat.NotebookNode:
-    """``nb`` executed: the kept outputs of ``frozen`` on its matching first code cells, ``own()``'s
-    (this build's executed ``nb``) on the others; ``own`` is called only when some cell does not match."""
+                own: Callable[[], tuple[nbformat.NotebookNode, ExecFacts]]) -> tuple[nbformat.NotebookNode, ExecFacts]:
+    """``nb`` executed, and how (:class:`jaxdeck.records.ExecFacts`): the kept outputs of ``frozen`` on its
+    matching first code cells, ``own()``'s (this build's executed ``nb`` and how it ran) on the others;
+    ``own`` is called only when some cell does not match."""
     path, source = kept_notebook(frozen, deck, DeckOptions.of(nb).max_output_mb)
     ours = code_cells(nb)
     kept = matching(ours, code_cells(source))
@@ -77,17 +78,17 @@ def take_frozen(nb, frozen: str | Path, deck: str | Path,
     entry = entry_of(source, key="frozen", deck=str(deck))
     theirs = BuildRecord.of(source).provenance or {}
     if kept == len(ours):  # the kept notebook may have more cells, removed from the deck's end since
-        out, own_provenance = graft(nb, dict(entry, cells=entry["cells"][:kept]), "frozen"), None
+        (out, facts), own_provenance = graft(nb, dict(entry, cells=entry["cells"][:kept]), "frozen"), None
     else:
-        out = copy.deepcopy(own())
+        out, facts = own()
+        out = copy.deepcopy(out)
         for cell, record in zip(code_cells(out), entry["cells"][:kept]):
             graft_cell(cell, record)
-        own_provenance = BuildRecord.of(out).provenance or {}
+        own_provenance = facts.provenance or {}
     for k, cell in enumerate(code_cells(out)):
         update_cell_info(cell, outputs_from=KEPT if k < kept else OWN)
-    update_build(out, frozen_from=str(path), frozen_cells=kept, frozen_provenance=theirs,
-                 own_provenance=own_provenance, provenance=theirs if kept else own_provenance)
-    return out
+    return out, facts.merged(ExecFacts(frozen_from=str(path), frozen_cells=kept, frozen_provenance=theirs,
+                                       own_provenance=own_provenance, provenance=theirs if kept else own_provenance))
 
 
 def frozen_line(nb, deck: str | Path) -> str | None:

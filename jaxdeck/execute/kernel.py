@@ -373,16 +373,19 @@ def execute(nb, path: str | Path, *, timeout: float | None = None,
     name its lines. ``on_cell(k, n)`` is called before the k-th of n code cells; ``cpus``
     is the kernel's share of the machine (see :class:`Kernel`), recorded with the run.
     """
-    executed, kernel = run_fresh(nb, path, timeout=timeout, on_cell=on_cell, cpus=cpus)
+    from jaxdeck.records import write_build
+
+    executed, kernel, facts = run_fresh(nb, path, timeout=timeout, on_cell=on_cell, cpus=cpus)
     kernel.close()
+    write_build(executed, facts)
     return executed
 
 
 def run_fresh(nb, path: str | Path, *, timeout: float | None = None,
               on_cell: Callable[[int, int], None] | None = None, cpus: frozenset[int] | None = None,
               on_start: Callable[[Kernel], None] | None = None, caches: str | Path | None = None):
-    """As :func:`execute`, and its kernel left running (the preview's); ``on_start(kernel)`` first;
-    ``caches``: the build's cache folder (see :class:`Kernel`)."""
+    """As :func:`execute`, and its kernel left running (the preview's), and what the run measured
+    (:class:`jaxdeck.records.ExecFacts`); ``on_start(kernel)`` first; ``caches``: the build's cache folder."""
     nb = copy.deepcopy(nb)
     began = time.perf_counter()
     kernel = Kernel(path, deck_timeout(nb, timeout), cpus=cpus, caches=caches)
@@ -392,4 +395,4 @@ def run_fresh(nb, path: str | Path, *, timeout: float | None = None,
     except BaseException:
         kernel.close()
         raise
-    return record_run(nb, kernel, began), kernel
+    return nb, kernel, record_run(nb, kernel, began)

@@ -11,7 +11,7 @@ import time
 from datetime import datetime
 
 from jaxdeck.execute.cells import runnable
-from jaxdeck.records import cell_info, update_build
+from jaxdeck.records import ExecFacts, cell_info
 
 
 def recorded_duration(cell) -> float | None:
@@ -25,14 +25,13 @@ def recorded_duration(cell) -> float | None:
     return max(0.0, (parse(end) - parse(start)).total_seconds())
 
 
-def record_run(nb, kernel, began: float):
-    """``nb`` with what a whole run in a fresh kernel records in ``metadata.jaxdeck_build``; ``began``: its perf_counter."""
-    update_build(nb, executed_at=datetime.now().astimezone().isoformat(timespec="seconds"),
-                 cells_executed=len(runnable(nb)), kernel_start_s=round(kernel.start_s or 0.0, 4),
-                 execute_s=round(time.perf_counter() - began, 4),
-                 kernel_peak_rss_mb=round(kernel.peak_rss / 2**20, 1) if kernel.peak_rss else None,
-                 cpu_share=cpu_share(kernel.cpus))
-    return nb
+def record_run(nb, kernel, began: float) -> ExecFacts:
+    """What a whole run of ``nb`` in a fresh kernel records in the build record; ``began``: its perf_counter."""
+    return ExecFacts(executed_at=datetime.now().astimezone().isoformat(timespec="seconds"),
+                     cells_executed=len(runnable(nb)), kernel_start_s=round(kernel.start_s or 0.0, 4),
+                     execute_s=round(time.perf_counter() - began, 4),
+                     kernel_peak_rss_mb=round(kernel.peak_rss / 2**20, 1) if kernel.peak_rss else None,
+                     cpu_share=cpu_share(kernel.cpus))
 
 
 def usable_cpus() -> list[int]:

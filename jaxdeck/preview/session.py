@@ -30,7 +30,7 @@ from jaxdeck.execute import fingerprint
 from jaxdeck.execute.limits import cap_outputs
 from jaxdeck.decks import BUILD
 from jaxdeck.errors import DeckError
-from jaxdeck.records import cell_info, update_build
+from jaxdeck.records import ExecFacts, cell_info, write_build
 
 
 @dataclass
@@ -158,7 +158,9 @@ class Session:
         return did
 
     def _prose(self, nb) -> str:
-        self.publish(execute.graft(nb, self.shown, "preview"), "prose edit, no cell run", warm=self.state.warm)
+        executed, grafted = execute.graft(nb, self.shown, "preview")
+        write_build(executed, grafted)
+        self.publish(executed, "prose edit, no cell run", warm=self.state.warm)
         return "prose edit, no cell run"
 
     def _code(self, nb, keys: list[str]) -> str:
@@ -177,7 +179,7 @@ class Session:
                 old.update({j: self.ran[i1 + (j - j1)][1] for j in range(j1, j2)})
         empty = {"outputs": [], "execution_count": None, "execution": {}}
         entry = dict(self.shown or {}, cells=[old.get(j, empty) for j in range(len(keys))])
-        executed = graft(nb, entry, "preview")
+        executed, grafted = graft(nb, entry, "preview")
         cells = code_cells(executed)
         index = {id(c): i for i, c in enumerate(executed.cells)}
         runs = [j for j in todo if not is_listing(cells[j])]
@@ -197,7 +199,7 @@ class Session:
                     for j, key in enumerate(keys)] if self.kernel is not None else []
         if error is not None:
             raise error
-        update_build(executed, cells_executed=len(runs), cache="warm")
+        write_build(executed, grafted.merged(ExecFacts(cells_executed=len(runs), cache="warm")))
         did = f"{len(runs)} cell{'' if len(runs) == 1 else 's'} run in the warm kernel"
         self.publish(executed, did, warm=True, ran=[cells[j] for j in runs])
         return did
@@ -214,6 +216,7 @@ class Session:
             raise DeckError(self.deck, None, "stopping")
         run = execute.run_deck(nb, self.deck, self.root, timeout=self.timeout, lookup=use_cache, keep_kernel=True,
                                on_start=self._running)
+        write_build(run.notebook, run.learnt)
         if run.kernel is None:
             self.publish(run.notebook, "outputs from the execution cache", warm=False)
             self._prime(nb)

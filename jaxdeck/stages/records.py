@@ -1,7 +1,7 @@
 """What the stages hand each other, and what the build says of a deck when they are done.
 
-read -> :class:`Read` -> execute (or, its notebook up to date, load) -> :class:`Executed` -> shown files ->
-:class:`Shown` -> html -> :class:`Page`, and article -> :class:`Article`; the page -> single file
+read -> :class:`Read` -> execute -> :class:`Execution` -> keep (or, its notebook up to date, load) ->
+:class:`Executed` -> shown files -> :class:`Shown` -> html -> :class:`Page`, and article -> :class:`Article`; the page -> single file
 (:class:`jaxdeck.html.single.Inlined`) and, with the executed notebook, print
 (:class:`jaxdeck.pdf.export.Printed`). A deck's :class:`Built` gathers the report's words, each stage's
 seconds and what the execution did.
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxdeck.decks import Outputs
-from jaxdeck.records import BuildRecord, ReadFacts
+from jaxdeck.records import BuildRecord, ExecFacts, ReadFacts
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,15 @@ class Read:
 
     notebook: Any
     learnt: ReadFacts | None = None
+
+
+@dataclass(frozen=True)
+class Execution:
+    """The execute stage's: the executed notebook, not yet written, and what the run learnt
+    (``learnt``, :class:`jaxdeck.records.ExecFacts`), which the runner writes into it."""
+
+    notebook: Any
+    learnt: ExecFacts | None = None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from jaxdeck.decks import ARTICLE_PDF
 from jaxdeck.errors import DeckError, display_path
 from jaxdeck.records import OPTIONS_KEY, BuildRecord
 from jaxdeck.stages.job import Job
-from jaxdeck.stages.records import Article, Executed, Page, Read, Shown, Stamp
+from jaxdeck.stages.records import Article, Executed, Execution, Page, Read, Shown, Stamp
 
 
 class Stage:
@@ -59,28 +59,44 @@ class ReadDeck(Stage):
 
 
 class Execute(Stage):
-    """Notebook -> executed notebook, through the execution cache (:mod:`jaxdeck.execute`), written and,
-    where its outputs are this user's builds', signed."""
+    """Notebook -> executed notebook, through the execution cache (:mod:`jaxdeck.execute`), and what the
+    run learnt of the deck, which the runner writes into its build record before :class:`KeepExecuted`."""
 
-    name, takes, gives, clock = "execute", "read", "executed", "execute"
+    name, takes, gives, clock = "execute", "read", "execution", "execute"
 
     def wanted(self, job: Job) -> bool:
         return job.plan.notebook
 
-    def run(self, job: Job, given: Read) -> Executed:
-        import nbformat
-
-        from jaxdeck.execute import execute_cached, frozen_line
+    def run(self, job: Job, given: Read) -> Execution:
+        from jaxdeck.execute import run_deck
 
         name, progress, options = job.deck.name, job.shared.progress, job.options
         try:
-            nb = execute_cached(given.notebook, job.deck, job.outputs.root, timeout=options.timeout,
-                                cache=options.cache, frozen=options.frozen, cpus=job.cpus,
-                                on_cell=(lambda k, n: progress.cell(name, k, n)) if progress else None,
-                                on_start=job.shared.on_start)
+            run = run_deck(given.notebook, job.deck, job.outputs.root, timeout=options.timeout,
+                           cache=options.cache, frozen=options.frozen, cpus=job.cpus,
+                           on_cell=(lambda k, n: progress.cell(name, k, n)) if progress else None,
+                           on_start=job.shared.on_start)
         except DeckError as err:
             raise kept(err, job.outputs.errors) from None
         job.outputs.errors.unlink(missing_ok=True)  # a failure's record lasts until the deck runs
+        return Execution(run.notebook, run.learnt)
+
+
+class KeepExecuted(Stage):
+    """The executed notebook, its build record written, -> ``notebooks/NAME.ipynb``, signed where its outputs
+    are this user's builds'."""
+
+    takes, gives, clock = "execution", "executed", "execute"
+
+    def wanted(self, job: Job) -> bool:
+        return job.plan.notebook
+
+    def run(self, job: Job, given: Execution) -> Executed:
+        import nbformat
+
+        from jaxdeck.execute import frozen_line
+
+        nb = given.notebook
         record, frozen = BuildRecord.of(nb), frozen_line(nb, job.deck)
         written = nbformat.writes(nb)
         write_text(job.outputs.notebook, written)
@@ -221,7 +237,7 @@ class Print(Stage):
 
 
 #: every stage, in the order a deck goes through them
-STAGES: tuple[Stage, ...] = (ReadDeck(), Execute(), LoadExecuted(), FilesShown(), ExportHtml(), SingleFile(),
+STAGES: tuple[Stage, ...] = (ReadDeck(), Execute(), KeepExecuted(), LoadExecuted(), FilesShown(), ExportHtml(), SingleFile(),
                              ExportArticle(), Print())
 
 

@@ -72,6 +72,28 @@ def test_prose_edit_executes_zero_cells(deck, tmp_path):
 
 
 @pytest.mark.heavy
+def test_a_run_and_a_hit_hand_what_they_learnt_to_the_one_writer_of_the_build_record(deck, tmp_path):
+    from jaxdeck.execute import run_deck
+    from jaxdeck.records import write_build
+
+    root, nb = tmp_path / "build", deck_to_notebook(deck)
+    read = dict(nb.metadata["jaxdeck_build"])
+    ran = run_deck(nb, deck, root)
+    hit = run_deck(nb, deck, root)
+    assert executions(deck) == ["one", "two", "three"]
+    # the stage runner writes the record, after the stage
+    assert ran.notebook.metadata["jaxdeck_build"] == hit.notebook.metadata["jaxdeck_build"] == read
+    assert (ran.learnt.cache, ran.learnt.cells_executed, ran.learnt.cells_reused) == ("miss", 3, None)
+    assert (hit.learnt.cache, hit.learnt.cells_executed, hit.learnt.cells_reused) == ("hit", 0, 3)
+    assert hit.learnt.cache_key == ran.learnt.cache_key == cache_key(nb, fingerprint.environment(root))
+    assert json.loads(json.dumps(hit.learnt.execution())) == json.loads(json.dumps(dict(ran.learnt.execution(),
+                                                                                        cells_executed=0)))
+    written = write_build(hit.notebook, hit.learnt).to_metadata()
+    assert written == {**read, **{k: v for k, v in vars(hit.learnt).items() if v is not None}}
+    assert hit.notebook.metadata["jaxdeck_build"] == written
+
+
+@pytest.mark.heavy
 def test_code_edit_executes_every_cell(deck, tmp_path):
     root = tmp_path / "build"
     build_deck(deck, root)

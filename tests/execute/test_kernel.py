@@ -154,13 +154,11 @@ def test_a_failing_check_says_the_claim_no_longer_holds_on_this_machine(write_de
 
 def test_where_errors_are_allowed_every_failing_check_is_listed_and_the_deck_runs_on(write_deck):
     from jaxdeck.execute import errors_listed
-    from jaxdeck.records import BuildRecord
 
     deck = write_deck("---\njupyter:\n  jaxdeck:\n    allow_errors: true\n---\n\n"
                       + CLAIM.format(check='assert x.dtype == jnp.float16, "expected float16"')
                       + '\n```python\ny = 2 * x\n```\n\n```python tags=["check"]\nassert y.sum() == 7, "expected 7"\n```\n')
-    nb = errors_listed(run(deck), deck)
-    warnings = BuildRecord.of(nb).warnings
+    warnings = errors_listed(run(deck), deck)
     assert [w.split(": ", 1)[1] for w in warnings] == [
         "the claim no longer holds on this machine: expected float16; a check, shown nowhere (allow_errors)",
         "the claim no longer holds on this machine: expected 7; a check, shown nowhere (allow_errors)"]
@@ -219,16 +217,15 @@ def test_the_provenance_names_the_devices_the_cells_ran_on_as_the_kernel_says(wr
     deck that imports JAX but never starts a backend is not made to start one by the question."""
     from jaxdeck.execute import run_deck
     from jaxdeck.execute.kernel import run_fresh
-    from jaxdeck.records import BuildRecord
 
     monkeypatch.delenv("JAXDECK_DEVICES", raising=False)
     three = write_deck("# T\n\n```python\nimport demos\ndemos.devices.simulate_cpu_devices(3)\n"
                        "import jax\nlen(jax.devices())\n```\n", "three.md")
-    provenance = BuildRecord.of(run_deck(deck_to_notebook(three), three, tmp_path / "build", cache=False).notebook).provenance
+    provenance = run_deck(deck_to_notebook(three), three, tmp_path / "build", cache=False).learnt.provenance
     assert (provenance["backend"], provenance["device_kind"], provenance["device_count"]) == ("cpu", "cpu", 3)
 
     idle = write_deck("# T\n\n```python\nimport jax\n```\n", "idle.md")
-    _, kernel = run_fresh(deck_to_notebook(idle), idle)
+    _, kernel, _ = run_fresh(deck_to_notebook(idle), idle)
     try:
         assert kernel.devices is None
         later = deck_to_notebook(write_deck("# T\n\n```python\nfrom jax._src import xla_bridge\n"
