@@ -2,7 +2,7 @@
 
 A cycle between modules (function-level imports included) means neither can be read, tested or
 moved alone; a module over :data:`MOST_LINES` lines has parts that want names of their own. Both
-are found with :mod:`ast` alone (nothing is imported), so ``tests/test_structure.py`` and
+are found with :mod:`ast` alone (nothing is imported), so ``tests/bench/test_bench_structure.py`` and
 ``python -m jaxdeck.bench.structure`` say the same numbers.
 """
 
