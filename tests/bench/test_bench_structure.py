@@ -6,13 +6,21 @@ the same numbers), so this stays fast: nothing is imported.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from jaxdeck.bench.structure import MOST_LINES, said, shape
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def found():
+    """The tree as it stands (read once per run: a function-scoped fixture keeps it in make test-quick)."""
+    return _shape()
+
+
+@functools.cache
+def _shape():
     return shape()
 
 
