@@ -170,6 +170,7 @@ class CellInfo(TypedDict, total=False):
     duration_s: float        # the code cell's run time
     others_share: float      # the share of the machine's CPU time other processes took meanwhile (0 to 1)
     cpu_s: float             # the CPU time the kernel itself used on the cell (all its threads)
+    waited_s: float          # the longest a kernel thread waited for a CPU meanwhile (run queue, Linux)
     outputs_from: str        # a frozen build's: KEPT (the frozen notebook's machine) or OWN (this build's)
     output_truncated_mb: float  # its outputs were this large, and cut to the deck's cap
     cut: bool                # auto-fit started a new slide here

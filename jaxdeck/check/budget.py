@@ -19,21 +19,26 @@ def held_to_budget(tags) -> bool:
     return SLOW_TAG not in tags and SETUP_TAG not in tags
 
 
-def judged_seconds(duration: float, others: float | None, cpu_s: float | None = None) -> float:
+def judged_seconds(duration: float, others: float | None, cpu_s: float | None = None,
+                   waited_s: float | None = None) -> float:
     """The time a cell is held to its budget by. On a quiet machine, its time. When other processes took
     more than :data:`BUSY_SHARE` of the CPUs meanwhile (another build beside this one), its time less
-    what they can have taken from it: their share of the time the cell was computing (``cpu_s``, the
-    kernel's own CPU time, up to the whole time; a cell that sleeps or waits lost nothing to them).
-    An estimate, and said as one: the machine's slowness is not the cell's."""
+    what they took from it: where the kernel's threads' waits for a CPU were measured (``waited_s``, the
+    longest, Linux's run queue), that time; else an estimate from their share of the time the cell was
+    computing (``cpu_s``, the kernel's own CPU time, up to the whole time; a cell that sleeps or waits
+    lost nothing to them). Said as an estimate: the machine's slowness is not the cell's."""
     if others is None or others <= BUSY_SHARE:
         return duration
+    if waited_s is not None:
+        return max(0.0, duration - waited_s)
     computing = 1.0 if cpu_s is None or duration <= 0 else min(1.0, cpu_s / duration)
     return duration * (1.0 - others * computing)
 
 
-def busy_words(duration: float, others: float | None, cpu_s: float | None = None) -> str:
+def busy_words(duration: float, others: float | None, cpu_s: float | None = None,
+               waited_s: float | None = None) -> str:
     """`` (other processes took 48% of the CPUs meanwhile: about 1.35 s on a quiet machine)``, or ""."""
     if others is None or others <= BUSY_SHARE:
         return ""
     return (f" (other processes took {others:.0%} of the CPUs meanwhile: about "
-            f"{judged_seconds(duration, others, cpu_s):.2f} s on a quiet machine)")
+            f"{judged_seconds(duration, others, cpu_s, waited_s):.2f} s on a quiet machine)")

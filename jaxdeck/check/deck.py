@@ -195,8 +195,9 @@ def over_budget(deck: Path, nb: nbformat.NotebookNode, lines: dict[int, int]) ->
         duration = info.get("duration_s")
         if cell.cell_type != "code" or duration is None or not held_to_budget(cell.metadata.get("tags", [])):
             continue
-        if judged_seconds(duration, info.get("others_share"), info.get("cpu_s")) > budget:
-            busy = busy_words(duration, info.get("others_share"), info.get("cpu_s"))
+        load = (info.get("others_share"), info.get("cpu_s"), info.get("waited_s"))
+        if judged_seconds(duration, *load) > budget:
+            busy = busy_words(duration, *load)
             problems.append(Problem(info.get("slide"), "budget",
                                     f"cell took {duration:.2f} s{busy}, over the {budget:g} s budget{how}; "
                                     f"make it faster or tag it '{SLOW_TAG}'", str(deck), info.get("line")))

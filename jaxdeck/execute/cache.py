@@ -85,7 +85,7 @@ def cell_record(cell) -> dict:
     info = cell_info(cell)
     record = {"outputs": _plain(cell.get("outputs", [])), "execution_count": cell.get("execution_count"),
               "execution": _plain(cell.metadata.get("execution", {}))}
-    for key in ("duration_s", "others_share", "cpu_s"):  # how long it took, how busy the machine was meanwhile
+    for key in ("duration_s", "others_share", "cpu_s", "waited_s"):  # how long it took, how busy the machine was meanwhile
         if key in info:
             record[key] = info[key]
     return record
@@ -109,7 +109,7 @@ def graft_cell(cell, record: dict) -> None:
     cell.execution_count = record.get("execution_count")
     if record.get("execution"):
         cell.metadata["execution"] = nbformat.from_dict(record["execution"])
-    for key in ("duration_s", "others_share", "cpu_s"):
+    for key in ("duration_s", "others_share", "cpu_s", "waited_s"):
         if key in record:
             update_cell_info(cell, **{key: record[key]})
 

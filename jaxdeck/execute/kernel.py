@@ -241,9 +241,9 @@ class Kernel:
         duration = recorded_duration(cell)
         if duration is not None:
             update_cell_info(cell, duration_s=round(duration, 4))
-            busy, cpu = others.share(), others.own_seconds()
-            if busy is not None and cpu is not None:
-                update_cell_info(cell, others_share=busy, cpu_s=cpu)
+            load = dict(others_share=others.share(), cpu_s=others.own_seconds(), waited_s=others.waited_seconds())
+            if load["others_share"] is not None and load["cpu_s"] is not None:
+                update_cell_info(cell, **{key: value for key, value in load.items() if value is not None})
         self.peak_rss = max(self.peak_rss or 0, kernel_peak_rss(self.pid) or 0) or None
 
     async def _stacks(self) -> str:

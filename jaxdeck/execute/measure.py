@@ -90,6 +90,21 @@ def _machine_ticks() -> tuple[int, int] | None:
     return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
 
 
+def _run_queue_waits(pid: int | None) -> dict[str, int] | None:
+    """Nanoseconds each thread of a process has waited on a run queue (``/proc/PID/task/TID/schedstat``)."""
+    try:
+        waits = {}
+        for task in os.scandir(f"/proc/{pid}/task"):
+            try:
+                with open(f"{task.path}/schedstat", encoding="ascii") as stat:
+                    waits[task.name] = int(stat.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                continue  # a thread that ended meanwhile
+        return waits
+    except (OSError, TypeError):
+        return None
+
+
 def _process_ticks(pid: int | None) -> int | None:
     """A process's CPU time in clock ticks, its threads and reaped children included."""
     try:
@@ -107,7 +122,7 @@ class OthersMeter:
 
     def __init__(self, pid: int | None):
         self.pid = pid
-        self._machine, self._own = _machine_ticks(), _process_ticks(pid)
+        self._machine, self._own, self._waits = _machine_ticks(), _process_ticks(pid), _run_queue_waits(pid)
 
     def share(self) -> float | None:
         """Others' share of all CPUs' time since the meter started, 0 to 1; None where it cannot be read."""
@@ -124,3 +139,12 @@ class OthersMeter:
         if own is None or self._own is None:
             return None
         return round((own - self._own) / os.sysconf("SC_CLK_TCK"), 3)
+
+    def waited_seconds(self) -> float | None:
+        """The longest time one of the process's threads was ready to run but waited for a CPU since the meter
+        started (Linux schedstat): the time other processes took from the cell, measured rather than guessed
+        from their share. None where it cannot be read."""
+        waits = _run_queue_waits(self.pid)
+        if not waits or self._waits is None:
+            return None
+        return round(max(ns - self._waits.get(tid, 0) for tid, ns in waits.items()) / 1e9, 3)
