@@ -87,7 +87,7 @@ BREAKS = {
     "fewer steps traced than said": ("12-performance-tooling.md", "    for _ in range(3):", "    for _ in range(1):",
                                      "each of the three calls of model"),
     "a start that costs as much warm as cold": ("12-performance-tooling.md", "    lowered.compile()",
-                                                "    lowered.compile(); time.sleep(0.5)", "under half XLA's compile"),
+                                                "    lowered.compile(); time.sleep(3.0)", "under half XLA's compile"),
     "highest precision dropped": ("12-performance-tooling.md",
                                   'at_highest = jax.jit(lambda a, b: jnp.matmul(a, b, precision="highest"))',
                                   "at_highest = jax.jit(lambda a, b: jnp.matmul(a, b))", "should reach the compiler"),
