@@ -157,8 +157,8 @@ def test_the_installed_jaxdeck_starts_a_deck_from_its_own_template(installed, tm
     assert text.startswith("---\njupyter:\n  jaxdeck:\n    author: Ada\n") and "demos.timing.compare(" in text
 
 
-@pytest.mark.heavy
-def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, tmp_path):
+def needs_chromium() -> None:
+    """Skips the test, saying why, where no Chromium is found: the wheel prints with the one it finds."""
     from jaxdeck.browser import find_chromium
     from jaxdeck.errors import DeckError
 
@@ -166,6 +166,11 @@ def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, t
         find_chromium()
     except DeckError as missing:
         pytest.skip(str(missing))
+
+
+@pytest.mark.heavy
+def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, tmp_path):
+    needs_chromium()
     (tmp_path / "talk.md").write_text(DECK)
     done = run(installed, "-m", "jaxdeck", "build", "--pdf", "talk.md", cwd=tmp_path)
     assert done.stdout.strip() == "talk.md: executed 1 cell, HTML + PDF"
@@ -176,13 +181,7 @@ def test_the_installed_jaxdeck_prints_pdfs_when_a_chromium_is_found(installed, t
 @pytest.mark.heavy
 def test_the_installed_jaxdeck_makes_the_series_site_from_its_own_theme(installed, tmp_path):
     """`jaxdeck site` from the wheel: its templates, styles and search come from the installed theme."""
-    from jaxdeck.browser import find_chromium
-    from jaxdeck.errors import DeckError
-
-    try:
-        find_chromium()
-    except DeckError as missing:
-        pytest.skip(str(missing))
+    needs_chromium()
     (tmp_path / "slides").mkdir()
     (tmp_path / "slides" / "talk.md").write_text(DECK)
     done = run(installed, "-m", "jaxdeck", "site", cwd=tmp_path)
