@@ -37,14 +37,6 @@ def server(tmp_path_factory):
         yield started
 
 
-@pytest.fixture(scope="module")
-def remote():
-    """URLs any page of this module asked for outside the loopback address."""
-    seen: list[str] = []
-    yield seen
-    assert seen == [], seen
-
-
 def go(page, where) -> None:
     """To the slide ``(h, v)``, once it is current and laid out (two frames drawn)."""
     page.evaluate("([h, v]) => window.jaxdeckLive.reveal.slide(h, v)", list(where))

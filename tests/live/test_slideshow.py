@@ -66,14 +66,6 @@ def server(repo):
         yield started
 
 
-@pytest.fixture(scope="module")
-def remote():
-    """URLs any page of this module asked for outside the loopback address."""
-    seen: list[str] = []
-    yield seen
-    assert seen == [], seen
-
-
 @pytest.fixture
 def live(browser, server, remote):
     """Opens live pages, `live(deck, width, height)`; they are closed after the test."""
