@@ -15,6 +15,9 @@ import pytest
 
 from support import ROOT
 
+#: every test here runs the command line on a deck, a build or two each: make test runs them, test-quick does not
+pytestmark = pytest.mark.heavy
+
 DECK = "---\ntitle: Ours\n---\n\n# A slide\n\nSome words.\n"
 OTHER = ("setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups")
 as_root = pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),

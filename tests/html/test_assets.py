@@ -55,6 +55,7 @@ def jaxdeck(folder: Path, *args: str) -> None:
     assert "talk.md: HTML" in done.stdout, done.stdout
 
 
+@pytest.mark.heavy  # two builds of a deck by the command line
 @pytest.mark.parametrize("how", ["--force", "an edit of the deck"])
 def test_a_build_replaces_a_swapped_copy(tmp_path, how):
     (tmp_path / "talk.md").write_text(DECK, encoding="utf-8")
