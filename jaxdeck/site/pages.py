@@ -60,8 +60,11 @@ def talk_page(series: Series, talk: Talk, before: Talk | None, after: Talk | Non
 def search_index(talks: list[Talk], entries: dict[str, list[dict]]) -> str:
     """The script that hands ``site.js`` every slide's words: one record per talk, its slides' entries."""
     data = [{"talk": t.title, "page": t.page, "slides": entries.get(t.name, [])} for t in talks]
+    value = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    # as Jinja's tojson: no <, > or & even inside strings, so the script stays one JSON value wherever it is put
+    value = value.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return ("/* The series' search index: every talk's slides, their text, notes and code (jaxdeck site). */\n"
-            "window.JAXDECK_SEARCH = " + json.dumps(data, ensure_ascii=True, separators=(",", ":")) + ";\n")
+            "window.JAXDECK_SEARCH = " + value + ";\n")
 
 
 def look() -> dict[str, str | None]:
