@@ -40,18 +40,22 @@ class HeaderLoader(yaml.SafeLoader):
     by recursion, so twenty thousand nested brackets end in a RecursionError, not a YAML error.
     """
 
+    #: what the loaded text is, in its errors; how deep it may nest (a subclass for another small file sets both)
+    what = "a deck header"
+    most_depth = MAX_HEADER_DEPTH
+
     def __init__(self, stream):
         super().__init__(stream)
         self.depth = 0
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
-            raise HeaderLimit(None, None, "aliases (*name) are not allowed in a deck header",
+            raise HeaderLimit(None, None, f"aliases (*name) are not allowed in {self.what}",
                                               self.peek_event().start_mark)
         self.depth += 1
         try:
-            if self.depth > MAX_HEADER_DEPTH:
-                raise HeaderLimit(None, None, f"it nests deeper than {MAX_HEADER_DEPTH} levels",
+            if self.depth > self.most_depth:
+                raise HeaderLimit(None, None, f"it nests deeper than {self.most_depth} levels",
                                                   self.peek_event().start_mark)
             return super().compose_node(parent, index)
         finally:

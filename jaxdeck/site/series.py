@@ -46,6 +46,8 @@ def read_series(slides: Path = SLIDES, path: Path | None = None) -> Series:
     """The series of the decks in ``slides`` as ``path`` (default ``slides/series.yml``) says, with defaults."""
     import yaml
 
+    from jaxdeck.read.yaml_header import HeaderLimit
+
     path = path or slides / SERIES_FILE
     decks = sorted(p for p in slides.glob("*.md") if p.name not in NOT_DECKS) if slides.is_dir() else []
     if not path.is_file():
@@ -57,7 +59,7 @@ def read_series(slides: Path = SLIDES, path: Path | None = None) -> Series:
     try:
         node = yaml.compose(data.decode("utf-8"), Loader=_loader())
         values = yaml.load(data.decode("utf-8"), Loader=_loader())
-    except _Limit as err:
+    except HeaderLimit as err:
         raise DeckError(path, _line(err), err.problem, "write plain keys and values") from None
     except (yaml.YAMLError, UnicodeDecodeError) as err:
         raise DeckError(path, _line(err), f"is not YAML ({getattr(err, 'problem', None) or err})",
@@ -82,34 +84,14 @@ def read_series(slides: Path = SLIDES, path: Path | None = None) -> Series:
                   str(values.get("description") or "").strip(), talks, path)
 
 
-class _Limit(Exception):
-    """A series file beyond what a series needs: an alias, deep nesting."""
-
-    def __init__(self, problem: str, mark):
-        super().__init__(problem)
-        self.problem, self.problem_mark = problem, mark
-
-
 def _loader():
-    """PyYAML's safe loader with a deck header's limits (as :class:`jaxdeck.read.formats.HeaderLoader`, whose
-    module imports jupytext, a second of every run): no aliases, at most :data:`MAX_DEPTH` levels."""
-    import yaml
+    """The deck header's loader (no aliases, bounded depth), for a series file."""
+    from jaxdeck.read.yaml_header import HeaderLoader
 
-    class Loader(yaml.SafeLoader):
-        depth = 0
+    class SeriesLoader(HeaderLoader):
+        what, most_depth = "a series file", MAX_DEPTH
 
-        def compose_node(self, parent, index):
-            if self.check_event(yaml.AliasEvent):
-                raise _Limit("aliases (*name) are not allowed in a series file", self.peek_event().start_mark)
-            self.depth += 1
-            try:
-                if self.depth > MAX_DEPTH:
-                    raise _Limit(f"it nests deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
-                return super().compose_node(parent, index)
-            finally:
-                self.depth -= 1
-
-    return Loader
+    return SeriesLoader
 
 
 def _talk(path: Path, line: int | None, name: str, slides: Path) -> Path:
