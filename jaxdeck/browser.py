@@ -34,7 +34,7 @@ from typing import Iterator, Mapping
 from jaxdeck.errors import DeckError
 from jaxdeck.html.assets import THEMES
 from jaxdeck.limits import check_file_size
-from jaxdeck.orphans import private_folder
+from jaxdeck.orphans import private_folder, remove_private
 from jaxdeck.stopping import end_tree, is_driver, marked
 
 #: where the fixed places (/usr/bin, /snap/bin, /Applications) lie; tests point it at a fake tree
@@ -201,7 +201,7 @@ def chromium() -> Iterator["object"]:
                 _MARKS.pop(id(browser), None)
                 _ENDED.discard(id(browser))
     finally:
-        shutil.rmtree(profile, ignore_errors=True)
+        remove_private(profile)
 
 
 def alive(browser) -> bool:

@@ -96,7 +96,7 @@ ENTRIES = {
 #: execution cache's key instead
 PLUMBING = ("__init__.py", "errors.py", "atomic.py", "decks.py", "progress.py", "stopping.py", "claims.py", "limits.py",
             "ulimit.py",
-            "tokens.py", "orphans.py",
+            "tokens.py", "orphans.py", "watchdog.py",
             "execute/kernel.py", "execute/spec.py", "execute/cells.py", "execute/fingerprint.py", "execute/measure.py")
 TOOLS = {
     "notebook": ("jupytext", "nbformat", "markdown-it-py", "tinycss2", "bleach"),

@@ -19,7 +19,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from jaxdeck.orphans import KEEP, OWNER, VAR, Watch, _start, write_owner
+from jaxdeck.orphans import KEEP, OWNER, VAR, write_owner
+from jaxdeck.watchdog import UNRECORDED_S, Watch, _start
 from support import (ROOT, RUN_MARK, built_repo, command_line, end_started_by, is_kernel, kernels_under, started_by,
                      without_browser)
 
@@ -224,7 +225,7 @@ def test_the_users_browser_that_preview_opened_outlives_it(tmp_path, signum):
         wait_for(lambda: opened.exists() or command.poll() is not None, 120, "the browser to open")
         assert command.poll() is None
         browser = psutil.Process(int(opened.read_text()))
-        watchdogs = [p for p in tree(command.pid) if "orphans.py" in command_line(p)]
+        watchdogs = [p for p in tree(command.pid) if "watchdog.py" in command_line(p)]
         command.send_signal(signum)
         command.wait(60)
         wait_for(lambda: not running(watchdogs), 10, "the watchdog to finish")
@@ -255,10 +256,13 @@ def test_a_start_sweeps_the_folders_of_dead_commands_only(tmp_path):
         dead = tmp / "jaxdeck-kernel-dead"
         live = tmp / "jaxdeck-chromium-live"
         theirs = tmp / "jaxdeck-jupyter-theirs"
-        unrecorded = tmp / "jaxdeck-kernel-unrecorded"
-        for folder in (dead, live, theirs, unrecorded):
+        unrecorded = tmp / "jaxdeck-kernel-unrecorded"  # its maker may be writing the record now
+        forgotten = tmp / "jaxdeck-chromium-forgotten"  # no record, and untouched for over a day
+        for folder in (dead, live, theirs, unrecorded, forgotten):
             folder.mkdir()
             (folder / "file").write_text("x")
+        long_ago = time.time() - UNRECORDED_S - 60
+        os.utime(forgotten, (long_ago, long_ago))
         owner = a_dead_pid()
         write_owner(dead, os.getpid())
         write_owner(live, holder.pid)
@@ -276,7 +280,7 @@ def test_a_start_sweeps_the_folders_of_dead_commands_only(tmp_path):
         command, mark = start(["new", "talk"], tmp_path, dict(os.environ, TMPDIR=str(tmp)),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         command.wait(60)
-        wait_for(lambda: not dead.exists(), 10, "the dead command's folder to be swept")
+        wait_for(lambda: not dead.exists() and not forgotten.exists(), 10, "the dead command's folders to be swept")
         assert started_by(mark, wait=10) == []  # the sweep is over
         assert sorted(p.name for p in tmp.iterdir()) == ["jaxdeck-chromium-live", "jaxdeck-jupyter-theirs",
                                                           "jaxdeck-kernel-link", "jaxdeck-kernel-unrecorded"]

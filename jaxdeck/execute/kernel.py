@@ -21,7 +21,6 @@ import asyncio
 import concurrent.futures
 import copy
 import os
-import shutil
 import signal
 import sys
 import threading
@@ -36,7 +35,7 @@ from jaxdeck.execute.cells import DEFAULT_TIMEOUT_S, cell_timeout, deck_timeout,
 from jaxdeck.execute.measure import OthersMeter, kernel_peak_rss, record_run, recorded_duration
 from jaxdeck.execute.spec import KERNEL_NAME, STACKS_FILE, import_kernel_libraries, this_python_kernels
 from jaxdeck.options import DeckOptions
-from jaxdeck.orphans import private_folder
+from jaxdeck.orphans import private_folder, remove_private
 from jaxdeck.stopping import end_tree, marked, result
 from jaxdeck.records import cell_info, update_cell_info
 
@@ -343,7 +342,7 @@ class Kernel:
             self._thread.join(timeout=5)
             if not self._thread.is_alive():
                 self._loop.close()
-            shutil.rmtree(self._folder, ignore_errors=True)
+            remove_private(self._folder)
 
 
 def _settle(task: asyncio.Task, done: concurrent.futures.Future) -> None:

@@ -33,7 +33,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
@@ -52,7 +51,7 @@ from jaxdeck.html.assets import npm_root
 from jaxdeck import trust
 from jaxdeck.live.home import KERNEL_SOCKETS, check_socket_room, private_file, rise_labextensions, server_env
 from jaxdeck.live.listening import LISTEN_FDS, LOOPBACK, bind, check_loopback, is_loopback
-from jaxdeck.orphans import private_folder
+from jaxdeck.orphans import private_folder, remove_private
 from jaxdeck.stop_signals import STOP
 from jaxdeck.stopping import Stopped, end_tree, marked
 
@@ -144,7 +143,7 @@ class Server:
         if self.log_file is not None:
             self.log_file.close()
             self.log_file = None
-        shutil.rmtree(self.home, ignore_errors=True)
+        remove_private(self.home)
 
     def _exited(self, timeout: float) -> bool:
         try:
@@ -275,7 +274,7 @@ def start_server(root: str | Path = ".", *, port: int = 0, ip: str = LOOPBACK, a
                     if log_file is not None:
                         log_file.close()
                     if home is not None:
-                        shutil.rmtree(home, ignore_errors=True)
+                        remove_private(home)
                 break
             except Stopped:
                 continue

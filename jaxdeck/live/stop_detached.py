@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import stat
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 from jaxdeck.errors import DeckError
 from jaxdeck.live.detached import command, holder, private_folder, read, state_path
 from jaxdeck.live.identity import Identity
+from jaxdeck.orphans import remove_private
 from jaxdeck.stopping import MARKER, end_tree, marked
 
 #: how the server's private folder is named (tempfile.mkdtemp in jaxdeck.live.server.start_server)
@@ -101,4 +101,4 @@ def stop_server(server: Identity, home: str | None) -> None:
         with contextlib.suppress(OSError):
             info = os.lstat(own_home)
             if stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid():
-                shutil.rmtree(own_home, ignore_errors=True)
+                remove_private(own_home)
