@@ -58,10 +58,12 @@ class Refused(Exception):
     """A name the rule refuses, and why (:data:`SCHEMED`, :data:`ABSOLUTE`, :data:`OUTSIDE`, :data:`MISSING`,
     :data:`NO_FILE`: a name no file can have, ``%00``)."""
 
-    def __init__(self, written: str, why: str, path: Path | None = None, scope: Path | None = None):
+    def __init__(self, written: str, why: str, path: Path | None = None, scope: Path | None = None,
+                 instead: str | None = None):
         super().__init__(f"{written}: {why}")
         self.written, self.why, self.path = written, why, path
         self.scope = scope  # the folder a name had to stay in (the deck's, or its project's)
+        self.instead = instead  # for an absolute path: the relative name of the same file, which the rule takes
 
 
 def names_a_file(written: str) -> bool:
@@ -88,8 +90,21 @@ def named(folder: Path, written: str, within: str = "", project: bool = False) -
     if "\0" in part:
         raise Refused(written, NO_FILE)
     if part.startswith(("/", "\\")) or PureWindowsPath(part).drive or PurePosixPath(part).is_absolute():
-        raise Refused(written, ABSOLUTE, Path(part))
+        raise Refused(written, ABSOLUTE, Path(part), instead=_relative_instead(folder, within, part, project))
     return located(folder, posixpath.normpath(posixpath.join(within, part.replace("\\", "/"))), written, project)
+
+
+def _relative_instead(folder: Path, within: str, absolute: str, project: bool) -> str | None:
+    """The relative name, from ``within`` ``folder``, of the file at the ``absolute`` path, when the rule
+    takes that name (``../figures/plot.svg`` for a picture of the project): what the author meant."""
+    if not PurePosixPath(absolute).is_absolute():
+        return None  # a Windows drive or a backslash: no name of ours reaches it
+    try:
+        relative = posixpath.relpath(Path(absolute).resolve().as_posix(), (folder.resolve() / within).as_posix())
+        located(folder, posixpath.normpath(posixpath.join(within, relative)), relative, project)
+    except (Refused, OSError, ValueError):
+        return None
+    return relative
 
 
 def project_of(folder: Path) -> Path:
@@ -131,8 +146,9 @@ def refusal(deck: Path, line: int | None, what: str, refused: Refused, folder: P
         return DeckError(deck, line, f"{what} '{src}' is not a file beside the deck or a web URL",
                          "copy the file next to the deck (e.g. into images/) and link it by a relative path")
     if refused.why == ABSOLUTE:
-        return DeckError(deck, line, f"{what} '{src}' is an absolute path; a deck names its files by paths "
-                                     "relative to its folder, inside it",
+        return DeckError(deck, line, f"{what} '{src}' is an absolute path; a deck names its files by "
+                                     "relative paths",
+                         f"write it as {refused.instead}" if refused.instead else
                          f"copy it into {folder / 'images'} and link it as images/{name}")
     if refused.why == OUTSIDE:
         scope = refused.scope

@@ -84,6 +84,28 @@ def test_a_picture_outside_the_project_is_refused_at_its_line(project, markdown,
     assert caught.value.line == 5 and said in str(caught.value), str(caught.value)
 
 
+@pytest.mark.parametrize("written, advice", [
+    ("{root}/figures/plot.svg", "write it as ../figures/plot.svg"),  # a file of the project: its relative name
+    ("{root}/slides/images/own.svg", "write it as images/own.svg"),
+    ("{root}/.git/config", "copy it into"),  # a name the rule would refuse is never advised
+    ("{root}/figures/link.svg", "copy it into"),
+    ("{outside}/secret.svg", "copy it into"),
+])
+def test_an_absolute_path_is_told_the_relative_name_that_reaches_the_same_file(project, written, advice):
+    (project / "slides" / "images").mkdir()
+    (project / "slides" / "images" / "own.svg").write_text(PICTURE)
+    deck = project / "slides" / "talk.md"
+    deck.write_text(f"# Talk\n\n![x]({written.format(root=project, outside=project.parent)})\n")
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(deck)
+    said = str(caught.value)
+    assert caught.value.line == 3 and "is an absolute path" in said and advice in said, said
+    if advice.startswith("write it as"):
+        relative = advice.removeprefix("write it as ")
+        deck.write_text(f"# Talk\n\n![x]({relative})\n")
+        assert deck_to_notebook(deck).cells  # the advice, taken, builds
+
+
 def test_without_a_repository_a_picture_stays_in_the_decks_folder(project):
     (project / ".git" / "config").unlink()
     (project / ".git").rmdir()
