@@ -4,15 +4,16 @@ each deck option of its type and range, a theme file inside the deck's folder.""
 
 from __future__ import annotations
 
+import json
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import yaml
 
 from jaxdeck.errors import DeckError
 from jaxdeck.options import CHOICES, KEPT_KEYS, READ_KEYS, TYPES
 from jaxdeck.places import is_theme_file, known_themes
-from jaxdeck.read.contained import MISSING, REASONS, Refused, named
+from jaxdeck.read.contained import MISSING, REASONS, Refused, file_part, named
 from jaxdeck.read.formats import file_format
 from jaxdeck.read.loads import check_stylesheet
 from jaxdeck.read.problems import Problems, closest
@@ -35,7 +36,31 @@ def raise_header_error(path: Path, err: yaml.YAMLError, text: str | None = None)
         raise DeckError(path, line, f"the YAML header is refused: {problem}",
                         "write the deck's options plainly (see slides/README.md)") from None
     raise DeckError(path, line, f"invalid YAML in the header: {problem}",
-                    "fix the header's YAML (indent with spaces, close brackets and quotes)") from None
+                    _quoted(err) or "fix the header's YAML (indent with spaces, close brackets and quotes)") from None
+
+
+#: a line ``key: value`` of a YAML block (a list item's too), its value not yet quoted
+_KEY_VALUE = re.compile(r"^\s*(?:-\s+)?([^\s:#'\"\[{][^:#]*?):\s+([^'\"\s].*?)\s*$")
+
+
+def _quoted(err: yaml.YAMLError) -> str | None:
+    """For a value with ``: `` in it (``title: JAX: the good parts``, which YAML reads as a second mapping),
+    the line as it should be written: its value in double quotes, checked to read back as it was."""
+    mark = getattr(err, "problem_mark", None)
+    if getattr(err, "problem", None) != "mapping values are not allowed here" or not getattr(mark, "buffer", None):
+        return None
+    lines = mark.buffer.rstrip("\0").split("\n")
+    found = _KEY_VALUE.match(lines[mark.line]) if mark.line < len(lines) else None
+    if found is None:
+        return None
+    key, value = found.groups()
+    written = f"{key}: {json.dumps(value, ensure_ascii=False)}"
+    try:
+        if yaml.safe_load(written) != {key: value}:
+            return None
+    except yaml.YAMLError:
+        return None
+    return f"a value with ': ' in it needs quotes: write {written}"
 
 
 #: a line that closes a header nearly as ``---`` does (``...`` too, which YAML allows and jupytext does not):
@@ -212,8 +237,13 @@ def theme_file(path: Path, line: int, name: str) -> None:
     try:
         sheet = named(path.parent, name)
     except Refused as refused:
-        why = "" if refused.why == MISSING else f" ({REASONS[refused.why]})"
-        raise DeckError(path, line, f"theme file '{name}' not found beside the deck{why}",
-                        f"put it in {path.parent} (a CSS file overriding projector's --jd-* variables), "
-                        f"or use one of: {', '.join(known_themes())}") from None
+        if refused.why == MISSING:
+            raise DeckError(path, line, f"theme file '{name}' not found beside the deck",
+                            f"put it in {path.parent} (a CSS file overriding projector's --jd-* variables), "
+                            f"or use one of: {', '.join(known_themes())}") from None
+        base = PurePosixPath(file_part(name)).name or "theme.css"
+        said = REASONS[refused.why].removeprefix("it ")  # is outside the deck's folder, is an absolute path, ...
+        raise DeckError(path, line, f"theme file '{name}' {said}: a deck's theme file is a CSS file in its folder, "
+                                    "copied beside the HTML",
+                        f"copy it into {path.parent} and write theme: {base}") from None
     check_stylesheet(path, sheet)

@@ -210,15 +210,21 @@ def test_a_theme_file_beside_the_deck_changes_the_variables(write_deck, tmp_path
     assert "#6a1b9a" in (html.parent / "talk_files" / "ours.css").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("theme", ["missing.css", "../outside.css"])
-def test_a_theme_file_that_is_not_beside_the_deck_is_one_line(write_deck, tmp_path, theme):
+@pytest.mark.parametrize("theme, said, advice", [
+    ("missing.css", "not found beside the deck", "put it in"),
+    ("../outside.css", "is outside the deck's folder", "copy it into {folder} and write theme: outside.css"),
+    ("{above}/outside.css", "is an absolute path", "copy it into {folder} and write theme: outside.css"),
+])
+def test_a_theme_file_that_is_not_beside_the_deck_is_one_line(write_deck, tmp_path, theme, said, advice):
+    theme = theme.format(above=tmp_path)
     deck = write_deck(OWN_DECK.format(theme=theme))
-    (tmp_path / "outside.css").write_text(":root {}\n", encoding="utf-8")
+    (deck.parent.parent / "outside.css").write_text(":root {}\n", encoding="utf-8")
     done = run_cli("build", str(deck), "--out", str(tmp_path / "build"))
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr
-    assert lines[0].startswith(f"error: {deck}:4: theme file '{theme}' not found beside the deck"), lines[0]
+    assert lines[0].startswith(f"error: {deck}:4: theme file '{theme}' {said}"), lines[0]
+    assert advice.format(folder=deck.parent) in lines[0], lines[0]
 
 
 ON_OWN_BACKGROUND = """() => {

@@ -45,6 +45,25 @@ def test_invalid_yaml_header_points_at_the_line(write_deck):
     assert err.line in (4, 5) and "YAML" in err.message
 
 
+@pytest.mark.parametrize("entry, fixed", [
+    ("title: JAX: the good parts", 'title: "JAX: the good parts"'),
+    ("subtitle: a: b: c", 'subtitle: "a: b: c"'),
+    ('author: Ada "the count": Lovelace', 'author: "Ada \\"the count\\": Lovelace"'),
+])
+def test_a_value_with_a_colon_is_told_to_be_quoted_and_the_quoted_line_reads(write_deck, entry, fixed):
+    header = "---\njupyter:\n  jaxdeck:\n    {}\n---\n\n# T\n"
+    err = error_of(write_deck(header.format(entry)))
+    assert err.line == 4 and str(err).endswith(f"a value with ': ' in it needs quotes: write {fixed}"), str(err)
+    nb, _, _ = read_notebook(write_deck(header.format(fixed), name="fixed.md"))
+    key, value = entry.split(": ", 1)
+    assert nb.metadata["jaxdeck"][key] == value
+
+
+def test_other_yaml_errors_keep_the_general_advice(write_deck):
+    err = error_of(write_deck("---\njupyter:\n  jaxdeck:\n    title: 'JAX': parts\n---\n\n# T\n"))
+    assert "needs quotes" not in str(err) and "close brackets and quotes" in str(err), str(err)
+
+
 @pytest.mark.parametrize("text, line, problem", [
     ("---\njupyter: [\n---\n\n# x\n", 3, "expected the node content, but found '<document start>'"),
     ("---\ntitle: t\njupyter: {a: [\n---\n\n# x\n", 4, "expected the node content, but found '<document start>'"),
