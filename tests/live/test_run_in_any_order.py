@@ -4,8 +4,9 @@ runs by itself when the kernel starts and again when it restarts, and the first 
 slide runs the earlier cells that kernel lacks first, quietly, so the slide prints its real output.
 
 The fixture, tests/fixtures/live_in_any_order.md: a setup cell (tagged `setup`), five demos each
-using the ones before it, a claim check after the second (it sets a name the fifth prints), and a
-listing that would fail if it ran. The same page's console must stay clean of warnings and errors.
+using the ones before it, a claim check after the second (it sets a name the fifth prints), a
+listing that would fail if it ran, and a last slide whose first cell is a second setup cell. The same
+page's console must stay clean of warnings and errors.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DECK = ROOT / "tests" / "fixtures" / "live_in_any_order.md"
 KERNEL_VALUE = (Path(__file__).parent / "kernel_value.js").read_text(encoding="utf-8")
 #: (h, v) of the fixture's slides
-TITLE, ONE, TWO, FOUR, FIVE = (0, 0), (2, 0), (3, 0), (6, 0), (7, 0)
+TITLE, ONE, TWO, FOUR, FIVE, SIX = (0, 0), (2, 0), (3, 0), (6, 0), (7, 0), (8, 0)
 
 #: Console messages on the live page that come from code this project neither builds nor configures,
 #: each named by the script that logs it and its whole text:
@@ -145,7 +146,7 @@ def kernel_value(page, expression: str) -> str:
 
 
 def test_the_setup_runs_when_the_kernel_starts_and_the_first_shift_enter_on_the_fifth_demo_prints_its_output(page, tmp_path):
-    wait_status(page, r"^Ran the setup cell \(\d+\.\d s\): the kernel is ready\.$")
+    wait_status(page, r"^Ran the 2 setup cells \(\d+\.\d s\): the kernel is ready\.$")
     assert kernel_value(page, "setups") == "1"  # ran once, by itself: nothing was pressed
     assert kernel_value(page, "'xs' in globals()") == "False"  # and nothing else ran
     go(page, FIVE)
@@ -166,11 +167,22 @@ def test_the_setup_runs_when_the_kernel_starts_and_the_first_shift_enter_on_the_
     assert page.evaluate("document.querySelectorAll('.reveal .slides > section')[0].querySelectorAll('mjx-container').length") == 1
 
 
+def test_the_first_shift_enter_on_a_slide_that_opens_with_a_setup_cell_runs_the_demo_after_it(page):
+    """RISE selects the slide's first cell, here a setup cell the kernel ran at its start: running it again
+    would show nothing new, so the press runs the demo after it (an editor clicked into still runs its own)."""
+    wait_status(page, r"^Ran the 2 setup cells")
+    go(page, SIX)
+    page.keyboard.press("Shift+Enter")
+    wait_output(page, "six")
+    assert outputs(page, SIX) == "six its setup ran 1 time"
+    assert kernel_value(page, "six_setups") == "1" and kernel_value(page, "setups") == "1"
+
+
 def test_the_live_page_logs_no_warning_or_error_of_ours(page, console):
     """Everything the page logged while it loaded, ran the setup and ran a slide with the cells before
     it: warnings and errors alike, less the messages of RISE's own page and of the ipywidgets manager
     named in NOT_OURS, each of which must still be there."""
-    wait_status(page, r"^Ran the setup cell")
+    wait_status(page, r"^Ran the 2 setup cells")
     go(page, FIVE)
     page.keyboard.press("Shift+Enter")
     wait_output(page, "five")
@@ -189,14 +201,14 @@ EXECUTION_COUNT = """(() => window.jaxdeckLive.panel.content.widgets
 
 
 def test_a_restart_runs_the_setup_again_and_forgets_what_ran(page, console):
-    wait_status(page, r"^Ran the setup cell")
+    wait_status(page, r"^Ran the 2 setup cells")
     go(page, FOUR)
     before = len(console)
     page.keyboard.press("Escape")
     page.evaluate("() => document.activeElement.blur()")
     page.keyboard.press("0")
     page.keyboard.press("0")
-    wait_status(page, r"^The kernel restarted and ran the setup cell again \(\d+\.\d s\)")
+    wait_status(page, r"^The kernel restarted and ran the 2 setup cells again \(\d+\.\d s\)")
     assert kernel_value(page, "setups") == "1"  # a new kernel, its setup run once
     assert kernel_value(page, "xs") == "NameError: name 'xs' is not defined"  # the earlier results are gone
     assert page.evaluate("window.jaxdeckLive.setups") == 2
@@ -217,13 +229,13 @@ def test_a_restart_runs_the_setup_again_and_forgets_what_ran(page, console):
 
 
 def test_an_earlier_cell_that_fails_shows_its_error_and_the_slide_waits(page):
-    wait_status(page, r"^Ran the setup cell")
+    wait_status(page, r"^Ran the 2 setup cells")
     go(page, TWO)
     page.keyboard.press("Escape")
     page.evaluate("() => document.activeElement.blur()")
     page.keyboard.press("0")
     page.keyboard.press("0")
-    wait_status(page, r"^The kernel restarted and ran the setup cell again")
+    wait_status(page, r"^The kernel restarted and ran the 2 setup cells again")
     # the machine lost what the setup gave (as a cell run by hand out of order might have)
     page.evaluate("async () => { await window.jaxdeckLive.panel.sessionContext.session.kernel"
                   ".requestExecute({code: 'del np', silent: true}).done; }")
@@ -236,7 +248,7 @@ def test_an_earlier_cell_that_fails_shows_its_error_and_the_slide_waits(page):
 
 
 def test_shift_enter_on_a_slide_without_code_says_there_is_none(page):
-    wait_status(page, r"^Ran the setup cell")
+    wait_status(page, r"^Ran the 2 setup cells")
     go(page, TITLE)
     page.keyboard.press("Shift+Enter")
     wait_status(page, r"^No code to run on this slide\.$", timeout=10)

@@ -127,7 +127,9 @@ export class Runner {
   /**
    * Run the slide's next code cell and stay on the slide: the cell that holds the focus (an
    * editor clicked into), else the selected cell when it is on this slide, else the slide's
-   * first; the one after it is selected for the next press.
+   * first; the one after it is selected for the next press. A setup cell this kernel has run
+   * (by itself, at its start) is passed over unless its editor is clicked into: RISE selects and
+   * focuses a slide's first cell, and a press that re-ran the setup would show nothing new.
    */
   async runOnSlide(): Promise<void> {
     const panel = this.live.panel;
@@ -143,9 +145,12 @@ export class Runner {
       return;
     }
     const active = document.activeElement;
-    let cell = onSlide.find(c => c.node.contains(active));
+    const setUp = (c: Cell) => isSetup(c) && this.ran.has(c.model.id);
+    // RISE focuses the cell it selects: a set-up cell counts as chosen only when its editor is clicked into
+    let cell = onSlide.find(c => c.node.contains(active) && (!setUp(c) || Boolean(c.editor?.hasFocus())));
     if (!cell) {
-      cell = notebook.activeCell && onSlide.includes(notebook.activeCell) ? notebook.activeCell : onSlide[0];
+      const selected = notebook.activeCell && onSlide.includes(notebook.activeCell) ? notebook.activeCell : onSlide[0];
+      cell = onSlide.slice(onSlide.indexOf(selected)).find(c => !setUp(c)) ?? selected;
     }
     notebook.activeCellIndex = notebook.widgets.indexOf(cell);
     notebook.deselectAll();
