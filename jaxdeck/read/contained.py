@@ -39,10 +39,11 @@ NOT_FILES = ("data:", "blob:", "javascript:", "about:", "mailto:", "#")
 REMOTE = ("http://", "https://", "//")
 
 #: why a name is refused (``Refused.why``)
-SCHEMED, ABSOLUTE, OUTSIDE, MISSING, NO_FILE = "scheme", "absolute", "outside", "missing", "no file"
+SCHEMED, ABSOLUTE, OUTSIDE, MISSING, NO_FILE, LOOP = "scheme", "absolute", "outside", "missing", "no file", "loop"
 #: each of them in a few words, for a message about a name
 REASONS = {SCHEMED: "it is not a file beside the deck or a web URL", ABSOLUTE: "it is an absolute path",
-           OUTSIDE: "it is outside the deck's folder", MISSING: "it is missing", NO_FILE: "it names no file"}
+           OUTSIDE: "it is outside the deck's folder", MISSING: "it is missing", NO_FILE: "it names no file",
+           LOOP: "it is a symbolic link that leads back to itself"}
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def _relative_instead(folder: Path, within: str, absolute: str, project: bool) -
     try:
         relative = posixpath.relpath(Path(absolute).resolve().as_posix(), (folder.resolve() / within).as_posix())
         located(folder, posixpath.normpath(posixpath.join(within, relative)), relative, project)
-    except (Refused, OSError, ValueError):
+    except (Refused, OSError, RuntimeError, ValueError):  # RuntimeError: a link loop, before Python 3.13
         return None
     return relative
 
@@ -124,7 +125,10 @@ def located(folder: Path, relative: str, written: str | None = None, project: bo
     a file of ``folder``'s project is allowed too, unless a hidden file or folder is on its way."""
     written = relative if written is None else written
     root = folder.resolve()
-    path = (root / relative).resolve()
+    try:
+        path = (root / relative).resolve()
+    except (OSError, RuntimeError):  # a link that leads back to itself (RuntimeError before Python 3.13)
+        raise Refused(written, LOOP) from None
     scope = project_of(root) if project else root
     written_in = Path(posixpath.normpath(posixpath.join(root.as_posix(), relative)))  # the name, links not followed
     hidden = _climbs(relative) and any(p.startswith(".") and p != ".." for p in relative.split("/"))
@@ -142,6 +146,9 @@ def refusal(deck: Path, line: int | None, what: str, refused: Refused, folder: P
     src, name = refused.written, PurePosixPath(file_part(refused.written)).name or "file"
     if refused.why == NO_FILE:
         return DeckError(deck, line, f"{what} '{src}' names no file", "fix the link")
+    if refused.why == LOOP:
+        return DeckError(deck, line, f"{what} '{src}' is a symbolic link that leads back to itself",
+                         "point the link at the file, or put the file itself there")
     if refused.why == SCHEMED:
         return DeckError(deck, line, f"{what} '{src}' is not a file beside the deck or a web URL",
                          "copy the file next to the deck (e.g. into images/) and link it by a relative path")

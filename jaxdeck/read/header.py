@@ -40,7 +40,7 @@ def raise_header_error(path: Path, err: yaml.YAMLError, text: str | None = None)
 
 
 #: a line ``key: value`` of a YAML block (a list item's too), its value not yet quoted
-_KEY_VALUE = re.compile(r"^\s*(?:-\s+)?([^\s:#'\"\[{][^:#]*?):\s+([^'\"\s].*?)\s*$")
+_KEY_VALUE = re.compile(r"^\s*(?:-\s+)?([^\s:#'\"\[{][^:#]*?):\s+([^'\"\s].*)$")  # matched on a stripped line
 
 
 def _quoted(err: yaml.YAMLError) -> str | None:
@@ -50,7 +50,7 @@ def _quoted(err: yaml.YAMLError) -> str | None:
     if getattr(err, "problem", None) != "mapping values are not allowed here" or not getattr(mark, "buffer", None):
         return None
     lines = mark.buffer.rstrip("\0").split("\n")
-    found = _KEY_VALUE.match(lines[mark.line]) if mark.line < len(lines) else None
+    found = _KEY_VALUE.match(lines[mark.line].rstrip()) if mark.line < len(lines) else None
     if found is None:
         return None
     key, value = found.groups()

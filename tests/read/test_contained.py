@@ -106,6 +106,17 @@ def test_an_absolute_path_is_told_the_relative_name_that_reaches_the_same_file(p
         assert deck_to_notebook(deck).cells  # the advice, taken, builds
 
 
+@pytest.mark.parametrize("written", ["loop.svg", "{folder}/loop.svg", "../slides/loop.svg"])
+def test_a_link_that_leads_back_to_itself_is_one_line_at_its_picture(project, written):
+    deck = project / "slides" / "talk.md"
+    (deck.parent / "loop.svg").symlink_to("loop.svg")
+    deck.write_text(f"# Talk\n\n![x]({written.format(folder=deck.parent)})\n")
+    with pytest.raises(DeckError) as caught:
+        deck_to_notebook(deck)
+    assert caught.value.line == 3 and ("leads back to itself" in str(caught.value)
+                                       or "is an absolute path" in str(caught.value)), str(caught.value)
+
+
 def test_without_a_repository_a_picture_stays_in_the_decks_folder(project):
     (project / ".git" / "config").unlink()
     (project / ".git").rmdir()
