@@ -106,12 +106,43 @@ def write_owner(folder: str | os.PathLike, pid: int) -> None:
     _write_record(folder, f"{pid} {start} {_boot()} {_namespace()}\n".encode())
 
 
-def _write_record(folder: str | os.PathLike, line: bytes) -> None:
-    descriptor = os.open(os.path.join(folder, OWNER), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+def _write_record(folder: str | os.PathLike | None, line: bytes, dir_fd: int | None = None) -> None:
+    path = OWNER if dir_fd is not None else os.path.join(folder, OWNER)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=dir_fd)
     try:
         os.write(descriptor, line)
     finally:
         os.close(descriptor)
+
+
+def _read_record(dir_fd: int) -> bytes | None:
+    """The owner record in the folder open as ``dir_fd``: None when it is missing; ``b""`` when it is not a
+    regular file of this user's under 4 KB (a link, a FIFO that would block the read): one that cannot be read."""
+    try:
+        descriptor = os.open(OWNER, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return b""
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_size > 4096:
+            return b""
+        return os.read(descriptor, 4096)
+    finally:
+        os.close(descriptor)
+
+
+def _open_folder(folder: str) -> int | None:
+    """``folder`` opened as a real folder of this user's (never through a link); None when it is not one."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    if os.fstat(descriptor).st_uid != os.getuid():
+        os.close(descriptor)
+        return None
+    return descriptor
 
 
 def remove_private(folder: str | os.PathLike) -> bool:
@@ -119,65 +150,59 @@ def remove_private(folder: str | os.PathLike) -> bool:
 
     Removing the record first (as ``shutil.rmtree`` may) and then failing on a file that a closing
     process (a Chromium helper) still writes would leave a folder that no sweep can tell is left behind.
+    Everything inside is removed through the folder's own handle, so a folder swapped for a link (in a
+    temporary folder others may write) leads nowhere else.
     """
     import shutil
 
     folder = os.fspath(folder)
-    record = os.path.join(folder, OWNER)
+    handle = _open_folder(folder)
+    if handle is None:
+        return not os.path.lexists(folder)
     try:
-        names = os.listdir(folder)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    for name in names:
-        if name != OWNER:
-            path = os.path.join(folder, name)
+        for name in os.listdir(handle):
+            if name == OWNER:
+                continue
             try:
-                if stat.S_ISDIR(os.lstat(path).st_mode):
-                    shutil.rmtree(path, ignore_errors=True)
+                if stat.S_ISDIR(os.lstat(name, dir_fd=handle).st_mode):
+                    shutil.rmtree(name, ignore_errors=True, dir_fd=handle)
                 else:
-                    os.unlink(path)
+                    os.unlink(name, dir_fd=handle)
             except OSError:
                 continue
-    try:
-        with open(record, "rb") as handle:
-            line = handle.read(4096)
-    except OSError:
-        line = None
-    try:
-        if set(os.listdir(folder)) - {OWNER}:
-            return False  # the record stays, for a later sweep
-        if line is not None:
-            os.unlink(record)
-        os.rmdir(folder)
-        return True
-    except OSError:
-        if line is not None and os.path.isdir(folder) and not os.path.lexists(record):
-            try:  # something came in between: the record goes back
-                _write_record(folder, line)
-            except OSError:
-                pass
-        return not os.path.lexists(folder)
+        line = _read_record(handle)
+        try:
+            if set(os.listdir(handle)) - {OWNER}:
+                return False  # the record stays, for a later sweep
+            if line is not None:
+                os.unlink(OWNER, dir_fd=handle)
+            os.rmdir(folder)  # only ever an empty folder, whatever is at that name now
+            return True
+        except OSError:
+            if line and not os.path.lexists(os.path.join(folder, OWNER)):
+                try:  # something came in between: the record goes back
+                    _write_record(None, line, dir_fd=handle)
+                except OSError:
+                    pass
+            return not os.path.lexists(folder)
+    finally:
+        os.close(handle)
 
 
 def _owner_alive(folder: str, changed: float) -> bool:
     """Whether the process recorded in ``folder`` runs; True when that cannot be told (a record that cannot
     be read, another pid namespace, no record in a folder changed within :data:`UNRECORDED_S`), so that
     only a folder surely left behind is removed."""
-    try:
-        descriptor = os.open(os.path.join(folder, OWNER), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return time.time() - changed < UNRECORDED_S
-    except OSError:
+    handle = _open_folder(folder)
+    if handle is None:
         return True
     try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_size > 4096:
-            return True
-        words = os.read(descriptor, 4096).decode("ascii", "replace").split()
+        line = _read_record(handle)
     finally:
-        os.close(descriptor)
+        os.close(handle)
+    if line is None:
+        return time.time() - changed < UNRECORDED_S
+    words = line.decode("ascii", "replace").split()
     if len(words) != 4 or not (words[0].isdigit() and words[1].isdigit()):
         return True
     pid, start, boot, namespace = int(words[0]), int(words[1]), words[2], words[3]

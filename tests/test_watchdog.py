@@ -92,3 +92,25 @@ def test_the_sweep_leaves_a_live_owners_folder_and_a_fresh_unrecorded_one(tmp_pa
     os.utime(other, (long_ago, long_ago))
     assert sweep(str(tmp_path)) == [str(forgotten)]
     assert live.exists() and fresh.exists() and other.exists()
+
+
+def test_a_private_folder_swapped_for_a_link_leads_the_removal_nowhere_else(tmp_path):
+    """In a temporary folder others may write (no sticky bit), the folder can be swapped for a link between
+    the sweep's look and the removal: what the link points at is left whole."""
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "keep").mkdir(parents=True)
+    (elsewhere / "data.txt").write_text("precious")
+    link = tmp_path / "jaxdeck-kernel-swapped"
+    link.symlink_to(elsewhere)
+    assert remove_private(link) is False
+    assert (elsewhere / "data.txt").read_text() == "precious" and (elsewhere / "keep").is_dir()
+
+
+@pytest.mark.timeout(30)  # a hang guard: a FIFO as the record once blocked the read for ever
+def test_a_record_that_is_a_fifo_neither_blocks_nor_keeps_the_folder(tmp_path):
+    folder = tmp_path / "jaxdeck-kernel-fifo"
+    folder.mkdir()
+    os.mkfifo(folder / OWNER)
+    (folder / "file").write_text("x")
+    assert remove_private(folder) is True
+    assert not folder.exists()
