@@ -132,6 +132,8 @@ def located(folder: Path, relative: str, written: str | None = None, project: bo
     scope = project_of(root) if project else root
     written_in = Path(posixpath.normpath(posixpath.join(root.as_posix(), relative)))  # the name, links not followed
     hidden = _climbs(relative) and any(p.startswith(".") and p != ".." for p in relative.split("/"))
+    if not hidden and not path.is_relative_to(root) and path.is_relative_to(scope):  # a link out into the project
+        hidden = any(p.startswith(".") for p in path.relative_to(scope).parts)
     if relative.startswith("/") or relative == ".." or hidden or not written_in.is_relative_to(scope) \
             or not path.is_relative_to(scope):
         raise Refused(written, OUTSIDE, path, scope)

@@ -54,6 +54,8 @@ def _quoted(err: yaml.YAMLError) -> str | None:
     if found is None:
         return None
     key, value = found.groups()
+    if ": " not in value or " #" in value:
+        return None  # the colon is not in this value (an indented line below another), or a comment follows it
     written = f"{key}: {json.dumps(value, ensure_ascii=False)}"
     try:
         if yaml.safe_load(written) != {key: value}:

@@ -72,12 +72,14 @@ def test_a_picture_of_the_project_is_allowed(project, markdown):
     ("![x](../../secret.svg)", "is outside the deck's project"),
     ("![x](../figures/link.svg)", "is outside the deck's project"),  # a link out of the project
     ("![x](../.git/config)", "is outside the deck's project"),  # nothing hidden on the way up
+    ("![x](cfg.png)", "is outside the deck's project"),  # nor through a link into a hidden folder
     ("![x]({secret})", "is an absolute path"),
     ("![x](file://{secret})", "is not a file beside the deck"),
     ('<img src="../../secret.svg">', "is outside the deck's project"),
 ])
 def test_a_picture_outside_the_project_is_refused_at_its_line(project, markdown, said):
     deck = project / "slides" / "talk.md"
+    (deck.parent / "cfg.png").symlink_to("../.git/config")
     deck.write_text(f"# Talk\n\n---\n\n{markdown.format(secret=project.parent / 'secret.svg')}\n")
     with pytest.raises(DeckError) as caught:
         deck_to_notebook(deck)

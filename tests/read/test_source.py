@@ -59,8 +59,13 @@ def test_a_value_with_a_colon_is_told_to_be_quoted_and_the_quoted_line_reads(wri
     assert nb.metadata["jaxdeck"][key] == value
 
 
-def test_other_yaml_errors_keep_the_general_advice(write_deck):
-    err = error_of(write_deck("---\njupyter:\n  jaxdeck:\n    title: 'JAX': parts\n---\n\n# T\n"))
+@pytest.mark.parametrize("header", [
+    "title: 'JAX': parts",
+    "title: T\n      duration: 5",  # an indented line under another: its value has no colon to quote
+    "title: JAX: good # a comment",  # quoting would take the comment into the title
+])
+def test_other_yaml_errors_keep_the_general_advice(write_deck, header):
+    err = error_of(write_deck(f"---\njupyter:\n  jaxdeck:\n    {header}\n---\n\n# T\n"))
     assert "needs quotes" not in str(err) and "close brackets and quotes" in str(err), str(err)
 
 
